@@ -1,0 +1,422 @@
+"""The block level: what one thread block of a `kernel.graph` does with shared-memory tiles.
+
+Structure of a graph body, which makes the schedule plain:
+
+    block.for_loop   -- runs forloop_range times; input iterators and per-iteration ops
+                        inside, ended by `block.yield` of accumulators
+    ...              -- ops after the loop run once per block
+    block.output     -- output savers
+    block.return
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, TensorType, i64
+from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import IsTerminator, Pure
+from xdsl.utils.exceptions import VerifyException
+
+from mirage.dialects import common, shapes
+from mirage.dialects.elementwise import define_elementwise_ops
+from mirage.dialects.types import check_result_shape, element_name, tensor_shape
+
+
+def enclosing_graph(op: Operation) -> IRDLOperation:
+    """The kernel.graph that holds `op`, or a VerifyException."""
+    from mirage.dialects.kernel import GraphOp
+
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, GraphOp):
+        parent = parent.parent_op()
+    if parent is None:
+        raise VerifyException(f"'{op.name}' must be inside a kernel.graph")
+    return parent
+
+
+def _in_loop(op: Operation) -> bool:
+    return isinstance(op.parent_op(), ForLoopOp)
+
+
+class _BlockLevel(IRDLOperation, ABC):
+    """Block-level ops live in a kernel.graph, in its loop or after it."""
+
+    def verify_(self) -> None:
+        enclosing_graph(self)
+        super().verify_()
+
+
+class UnaryOp(_BlockLevel, common.UnaryOp, ABC): ...
+
+
+class BinaryOp(_BlockLevel, common.BinaryOp, ABC): ...
+
+
+@irdl_op_definition
+class MatmulOp(_BlockLevel, common.MatmulOp):
+    name = "block.matmul"
+
+
+@irdl_op_definition
+class MulScalarOp(_BlockLevel, common.MulScalarOp):
+    name = "block.mul_scalar"
+
+
+@irdl_op_definition
+class ReduceSumOp(_BlockLevel, common.ReduceOp):
+    name = "block.reduce_sum"
+
+
+@irdl_op_definition
+class ReduceMaxOp(_BlockLevel, common.ReduceOp):
+    name = "block.reduce_max"
+
+
+@irdl_op_definition
+class RmsNormOp(_BlockLevel, common.RmsNormOp):
+    name = "block.rms_norm"
+
+
+@irdl_op_definition
+class ConcatOp(_BlockLevel, common.ConcatOp):
+    name = "block.concat"
+
+
+ELEMENTWISE_OPS = define_elementwise_ops("block", UnaryOp, BinaryOp)
+
+
+def _grid_of(op: Operation) -> tuple[tuple[int, int, int], int]:
+    from mirage.dialects.kernel import GraphOp
+
+    graph = enclosing_graph(op)
+    assert isinstance(graph, GraphOp)
+    return graph.grid_dims, graph.loop_range
+
+
+def _ints(attr: DenseArrayBase) -> tuple[int, ...]:
+    return tuple(int(v) for v in attr.get_values())
+
+
+@irdl_op_definition
+class InputOp(IRDLOperation):
+    """Input iterator: the tile of a device tensor that this block reads in this loop
+    iteration. `imap[g]` is the tensor dim that grid dim g (x, y, z) partitions, or -1 to
+    give every block the whole extent; `forloop_dim` is the dim the loop walks, or -1."""
+
+    name = "block.input"
+    source = operand_def(TensorType)
+    imap = prop_def(DenseArrayBase.constr(i64))
+    forloop_dim = prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
+    result = result_def(TensorType)
+    assembly_format = (
+        "$source `imap` $imap (`forloop_dim` $forloop_dim^)? attr-dict "
+        "`:` type($source) `->` type($result)"
+    )
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        imap: Sequence[int],
+        forloop_dim: int,
+        result_type: Attribute,
+    ):
+        super().__init__(
+            operands=[source],
+            result_types=[result_type],
+            properties={
+                "imap": DenseArrayBase.from_list(i64, list(imap)),
+                "forloop_dim": IntegerAttr(forloop_dim, i64),
+            },
+        )
+
+    @property
+    def imap_dims(self) -> tuple[int, ...]:
+        return _ints(self.imap)
+
+    def verify_(self) -> None:
+        grid, loops = _grid_of(self)
+        if not _in_loop(self):
+            raise VerifyException("block.input must be directly inside the block.for_loop")
+        graph = enclosing_graph(self)
+        source = self.source
+        if not (isinstance(source, BlockArgument) and source.block is graph.regions[0].block):
+            raise VerifyException("block.input must read an argument of the enclosing kernel.graph")
+        full = tensor_shape(source.type, "source")
+        try:
+            want = shapes.tile_shape(
+                full, self.imap_dims, self.forloop_dim.value.data, grid, loops
+            )
+        except shapes.ShapeError as e:
+            raise VerifyException(str(e)) from e
+        check_result_shape(tensor_shape(self.result.type, "tile"), want, "tile")
+        assert isinstance(source.type, TensorType) and isinstance(self.result.type, TensorType)
+        if element_name(source.type.element_type) != element_name(self.result.type.element_type):
+            raise VerifyException("tile element type must match the source tensor's")
+
+
+@irdl_op_definition
+class OutputOp(IRDLOperation):
+    """Output saver: every block writes its tile into the device tensor at the place its
+    grid coordinates and `omap` give (omap as imap; grid dims of extent > 1 must be
+    mapped). The tile is converted to the output's element type."""
+
+    name = "block.output"
+    input = operand_def(TensorType)
+    omap = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    assembly_format = "$input `omap` $omap attr-dict `:` type($input) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, input: SSAValue | Operation, omap: Sequence[int], result_type: Attribute):
+        super().__init__(
+            operands=[input],
+            result_types=[result_type],
+            properties={"omap": DenseArrayBase.from_list(i64, list(omap))},
+        )
+
+    @property
+    def omap_dims(self) -> tuple[int, ...]:
+        return _ints(self.omap)
+
+    def verify_(self) -> None:
+        grid, _ = _grid_of(self)
+        if _in_loop(self):
+            raise VerifyException(
+                "block.output must come after the block.for_loop, not inside it"
+            )
+        try:
+            want = shapes.saved_shape(tensor_shape(self.input.type, "tile"), self.omap_dims, grid)
+        except shapes.ShapeError as e:
+            raise VerifyException(str(e)) from e
+        check_result_shape(tensor_shape(self.result.type, "result"), want)
+        for use in self.result.uses:
+            if not isinstance(use.operation, ReturnOp):
+                raise VerifyException("a block.output result may only be used by block.return")
+
+
+@irdl_op_definition
+class ForLoopOp(IRDLOperation):
+    """The block's for-loop. Its body runs once per iteration; its results are the final
+    values of the accumulators its `block.yield` lists."""
+
+    name = "block.for_loop"
+    results_ = var_result_def(TensorType)
+    body = region_def("single_block")
+    assembly_format = "attr-dict `:` type($results_) $body"
+
+    def __init__(self, result_types: Sequence[Attribute], body: Region | None = None):
+        super().__init__(result_types=[result_types], regions=[body or Region(Block())])
+
+    def verify_(self) -> None:
+        graph = enclosing_graph(self)
+        if self.parent_op() is not graph:
+            raise VerifyException("block.for_loop must be directly in a kernel.graph body")
+        entry = self.body.block
+        if entry.args:
+            raise VerifyException("block.for_loop body takes no arguments")
+        term = entry.last_op
+        if not isinstance(term, YieldOp):
+            raise VerifyException("block.for_loop body must end with block.yield")
+        if [v.type for v in term.values] != [r.type for r in self.results_]:
+            raise VerifyException("block.yield operand types must match the loop's result types")
+        if not self.results_:
+            raise VerifyException("block.for_loop must yield at least one accumulator")
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Ends the loop body, naming the accumulators whose final values leave the loop."""
+
+    name = "block.yield"
+    values = var_operand_def(TensorType)
+    assembly_format = "$values attr-dict `:` type($values)"
+    traits = traits_def(IsTerminator())
+
+    def __init__(self, values: Sequence[SSAValue | Operation]):
+        super().__init__(operands=[values])
+
+    def verify_(self) -> None:
+        if not isinstance(self.parent_op(), ForLoopOp):
+            raise VerifyException("block.yield must end a block.for_loop body")
+        for i, v in enumerate(self.values):
+            if not isinstance(v.owner, AccumulatorOp) or v.owner.parent is not self.parent:
+                raise VerifyException(
+                    f"block.yield operand {i} must be an accumulator of this loop: every "
+                    "value leaves the loop through exactly one accumulator"
+                )
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """Ends a kernel.graph body, listing its outputs in result order."""
+
+    name = "block.return"
+    values = var_operand_def(TensorType)
+    assembly_format = "$values attr-dict `:` type($values)"
+    traits = traits_def(IsTerminator())
+
+    def __init__(self, values: Sequence[SSAValue | Operation]):
+        super().__init__(operands=[values])
+
+    def verify_(self) -> None:
+        for i, v in enumerate(self.values):
+            if not isinstance(v.owner, OutputOp):
+                raise VerifyException(f"block.return operand {i} must be a block.output result")
+
+
+class AccumulatorOp(IRDLOperation, ABC):
+    """A for-loop accumulator: combines its operand over all iterations. Its result is the
+    final value and may only be yielded."""
+
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, input: SSAValue | Operation, result_type: Attribute | None = None):
+        if result_type is None:
+            it = SSAValue.get(input).type
+            assert isinstance(it, TensorType)
+            shape = self.result_shape(tuple(it.get_shape()))
+            result_type = TensorType(it.element_type, shape)
+        super().__init__(operands=[input], result_types=[result_type])
+
+    @staticmethod
+    def result_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
+        return shape
+
+    def verify_(self) -> None:
+        enclosing_graph(self)
+        if not _in_loop(self):
+            raise VerifyException(f"{self.name} must be directly inside the block.for_loop")
+        try:
+            want = self.result_shape(tensor_shape(self.input.type, "operand"))
+        except shapes.ShapeError as e:
+            raise VerifyException(str(e)) from e
+        check_result_shape(tensor_shape(self.result.type, "result"), want)
+        for use in self.result.uses:
+            if not isinstance(use.operation, YieldOp):
+                raise VerifyException(
+                    f"{self.name} result may only be used by block.yield (it is final only "
+                    "after the last iteration)"
+                )
+
+
+class _LastDimAccumulator(AccumulatorOp, ABC):
+    @staticmethod
+    def result_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
+        return shapes.last_dim_to_one(shape)
+
+
+@irdl_op_definition
+class AccumSumOp(AccumulatorOp):
+    """Sum over iterations."""
+
+    name = "block.accum_sum"
+
+
+@irdl_op_definition
+class AccumMaxOp(AccumulatorOp):
+    """Elementwise maximum over iterations."""
+
+    name = "block.accum_max"
+
+
+@irdl_op_definition
+class AccumSumLastOp(_LastDimAccumulator):
+    """Sum over iterations and over the last dim."""
+
+    name = "block.accum_sum_last"
+
+
+@irdl_op_definition
+class AccumMeanLastOp(_LastDimAccumulator):
+    """Mean over iterations and the last dim."""
+
+    name = "block.accum_mean_last"
+
+
+@irdl_op_definition
+class AccumRmsLastOp(_LastDimAccumulator):
+    """sqrt(mean of squares) over iterations and the last dim."""
+
+    name = "block.accum_rms_last"
+
+
+@irdl_op_definition
+class AccumRescaleOp(AccumulatorOp):
+    """Online-softmax accumulator: sum over iterations i of input_i * exp(scale_i - M),
+    M the maximum of scale_i over all iterations (scale broadcasts to input)."""
+
+    name = "block.accum_rescale"
+    scale = operand_def(TensorType)
+    assembly_format = (
+        "$input `,` $scale attr-dict `:` type($input) `,` type($scale) `->` type($result)"
+    )
+
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        scale: SSAValue | Operation,
+        result_type: Attribute | None = None,
+    ):
+        IRDLOperation.__init__(
+            self,
+            operands=[input, scale],
+            result_types=[result_type or SSAValue.get(input).type],
+        )
+
+    def verify_(self) -> None:
+        super().verify_()
+        value = tensor_shape(self.input.type, "operand")
+        scale = tensor_shape(self.scale.type, "scale")
+        try:
+            if shapes.broadcast(value, scale) != value:
+                raise VerifyException(
+                    "scale must broadcast to the operand's shape, not widen it"
+                )
+        except shapes.ShapeError as e:
+            raise VerifyException(str(e)) from e
+
+
+ACCUMULATOR_OPS: tuple[type[AccumulatorOp], ...] = (
+    AccumSumOp,
+    AccumMaxOp,
+    AccumSumLastOp,
+    AccumMeanLastOp,
+    AccumRmsLastOp,
+    AccumRescaleOp,
+)
+
+BlockDialect = Dialect(
+    "block",
+    [
+        InputOp,
+        OutputOp,
+        ForLoopOp,
+        YieldOp,
+        ReturnOp,
+        MatmulOp,
+        MulScalarOp,
+        ReduceSumOp,
+        ReduceMaxOp,
+        RmsNormOp,
+        ConcatOp,
+        *ACCUMULATOR_OPS,
+        *ELEMENTWISE_OPS.values(),
+    ],
+)

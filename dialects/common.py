@@ -1,0 +1,250 @@
+"""Op families shared by the kernel and block levels: each concrete op is two lines.
+
+The families verify shapes through `mirage.dialects.shapes`, the same rules the search
+model uses.
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    I64,
+    AnyFloatConstr,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from mirage.dialects import shapes
+from mirage.dialects.types import check_result_shape, tensor_shape
+
+
+def _shape_error(e: shapes.ShapeError) -> VerifyException:
+    return VerifyException(str(e))
+
+
+def _same_shape_type(like: SSAValue | Operation, result_type: Attribute | None) -> Attribute:
+    return result_type if result_type is not None else SSAValue.get(like).type
+
+
+class UnaryOp(IRDLOperation, ABC):
+    """An elementwise op of one tensor."""
+
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, input: SSAValue | Operation, result_type: Attribute | None = None):
+        super().__init__(operands=[input], result_types=[_same_shape_type(input, result_type)])
+
+    def verify_(self) -> None:
+        check_result_shape(
+            tensor_shape(self.result.type, "result"), tensor_shape(self.input.type, "operand")
+        )
+
+
+class BinaryOp(IRDLOperation, ABC):
+    """An elementwise op of two tensors of one rank; extents of 1 broadcast."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        lhs: SSAValue | Operation,
+        rhs: SSAValue | Operation,
+        result_type: Attribute | None = None,
+    ):
+        if result_type is None:
+            lt = SSAValue.get(lhs).type
+            rt = SSAValue.get(rhs).type
+            assert isinstance(lt, TensorType) and isinstance(rt, TensorType)
+            shape = shapes.broadcast(tuple(lt.get_shape()), tuple(rt.get_shape()))
+            result_type = TensorType(lt.element_type, shape)
+        super().__init__(operands=[lhs, rhs], result_types=[result_type])
+
+    def verify_(self) -> None:
+        a = tensor_shape(self.lhs.type, "lhs")
+        b = tensor_shape(self.rhs.type, "rhs")
+        try:
+            want = shapes.broadcast(a, b)
+        except shapes.ShapeError as e:
+            raise _shape_error(e) from e
+        check_result_shape(tensor_shape(self.result.type, "result"), want)
+
+
+class MatmulOp(IRDLOperation, ABC):
+    """(..., m, k) x (..., k, n) -> (..., m, n)."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        lhs: SSAValue | Operation,
+        rhs: SSAValue | Operation,
+        result_type: Attribute | None = None,
+    ):
+        if result_type is None:
+            lt = SSAValue.get(lhs).type
+            rt = SSAValue.get(rhs).type
+            assert isinstance(lt, TensorType) and isinstance(rt, TensorType)
+            shape = shapes.matmul(tuple(lt.get_shape()), tuple(rt.get_shape()))
+            result_type = TensorType(lt.element_type, shape)
+        super().__init__(operands=[lhs, rhs], result_types=[result_type])
+
+    def verify_(self) -> None:
+        a = tensor_shape(self.lhs.type, "lhs")
+        b = tensor_shape(self.rhs.type, "rhs")
+        try:
+            want = shapes.matmul(a, b)
+        except shapes.ShapeError as e:
+            raise _shape_error(e) from e
+        check_result_shape(tensor_shape(self.result.type, "result"), want)
+
+
+class MulScalarOp(IRDLOperation, ABC):
+    """Multiplication by a constant."""
+
+    input = operand_def(TensorType)
+    scalar = prop_def(FloatAttr[Float64Type])
+    result = result_def(TensorType)
+    assembly_format = "$input `,` $scalar attr-dict `:` type($input) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        scalar: float,
+        result_type: Attribute | None = None,
+    ):
+        from xdsl.dialects.builtin import f64
+
+        super().__init__(
+            operands=[input],
+            result_types=[_same_shape_type(input, result_type)],
+            properties={"scalar": FloatAttr(scalar, f64)},
+        )
+
+    def verify_(self) -> None:
+        check_result_shape(
+            tensor_shape(self.result.type, "result"), tensor_shape(self.input.type, "operand")
+        )
+
+
+class ReduceOp(IRDLOperation, ABC):
+    """Reduction of `dim` to `size` elements (default 1): element j of the result combines
+    elements j, j+size, j+2*size, ... of the operand."""
+
+    input = operand_def(TensorType)
+    dim = prop_def(IntegerAttr[I64])
+    size = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
+    result = result_def(TensorType)
+    assembly_format = (
+        "$input `dim` $dim (`size` $size^)? attr-dict `:` type($input) `->` type($result)"
+    )
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        dim: int,
+        size: int = 1,
+        result_type: Attribute | None = None,
+    ):
+        if result_type is None:
+            it = SSAValue.get(input).type
+            assert isinstance(it, TensorType)
+            shape = shapes.reduce(tuple(it.get_shape()), dim, size)
+            result_type = TensorType(it.element_type, shape)
+        super().__init__(
+            operands=[input],
+            result_types=[result_type],
+            properties={"dim": IntegerAttr(dim, i64), "size": IntegerAttr(size, i64)},
+        )
+
+    def verify_(self) -> None:
+        try:
+            want = shapes.reduce(
+                tensor_shape(self.input.type, "operand"), self.dim.value.data, self.size.value.data
+            )
+        except shapes.ShapeError as e:
+            raise _shape_error(e) from e
+        check_result_shape(tensor_shape(self.result.type, "result"), want)
+
+
+class RmsNormOp(IRDLOperation, ABC):
+    """x / sqrt(mean(x * x)) over the last dim."""
+
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, input: SSAValue | Operation, result_type: Attribute | None = None):
+        super().__init__(operands=[input], result_types=[_same_shape_type(input, result_type)])
+
+    def verify_(self) -> None:
+        shape = tensor_shape(self.input.type, "operand")
+        if not shape:
+            raise VerifyException("rms_norm needs an operand of rank >= 1")
+        check_result_shape(tensor_shape(self.result.type, "result"), shape)
+
+
+class ConcatOp(IRDLOperation, ABC):
+    """Concatenation along `dim`."""
+
+    inputs = var_operand_def(TensorType)
+    dim = prop_def(IntegerAttr[I64])
+    result = result_def(TensorType)
+    assembly_format = "$inputs `dim` $dim attr-dict `:` type($inputs) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        dim: int,
+        result_type: Attribute | None = None,
+    ):
+        if result_type is None:
+            types = [SSAValue.get(i).type for i in inputs]
+            assert all(isinstance(t, TensorType) for t in types)
+            shape = shapes.concat([tuple(t.get_shape()) for t in types], dim)  # type: ignore[union-attr]
+            result_type = TensorType(types[0].element_type, shape)  # type: ignore[union-attr]
+        super().__init__(
+            operands=[inputs], result_types=[result_type], properties={"dim": IntegerAttr(dim, i64)}
+        )
+
+    def verify_(self) -> None:
+        if len(self.inputs) < 2:
+            raise VerifyException("concat needs at least two operands")
+        try:
+            want = shapes.concat(
+                [tensor_shape(i.type, f"operand {n}") for n, i in enumerate(self.inputs)],
+                self.dim.value.data,
+            )
+        except shapes.ShapeError as e:
+            raise _shape_error(e) from e
+        check_result_shape(tensor_shape(self.result.type, "result"), want)

@@ -1,0 +1,190 @@
+"""The kernel level: ops on device tensors, each a kernel launch of its own, and the
+graph-defined op `kernel.graph` whose body is a block graph (one custom kernel)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, TensorType, i64
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import IsolatedFromAbove, Pure
+from xdsl.utils.exceptions import VerifyException
+
+from mirage.dialects import common
+from mirage.dialects.elementwise import define_elementwise_ops
+from mirage.dialects.types import tensor_shape
+
+MAX_THREADS_PER_BLOCK = 1024
+SHARED_MEMORY_LIMIT_BYTES = 227 * 1024
+"""The most shared memory one block may use on the largest supported target (sm_90);
+the superoptimize pass applies its target's own limit when it generates graphs."""
+
+
+@irdl_op_definition
+class MatmulOp(common.MatmulOp):
+    name = "kernel.matmul"
+
+
+@irdl_op_definition
+class MulScalarOp(common.MulScalarOp):
+    name = "kernel.mul_scalar"
+
+
+@irdl_op_definition
+class ReduceSumOp(common.ReduceOp):
+    name = "kernel.reduce_sum"
+
+
+@irdl_op_definition
+class ReduceMaxOp(common.ReduceOp):
+    name = "kernel.reduce_max"
+
+
+@irdl_op_definition
+class RmsNormOp(common.RmsNormOp):
+    name = "kernel.rms_norm"
+
+
+@irdl_op_definition
+class ConcatOp(common.ConcatOp):
+    name = "kernel.concat"
+
+
+ELEMENTWISE_OPS = define_elementwise_ops("kernel", common.UnaryOp, common.BinaryOp)
+"""`kernel.exp`, `kernel.add`, ...: one op class per row of `mirage.dialects.opkinds`."""
+
+
+def _dense_i64(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+@irdl_op_definition
+class GraphOp(IRDLOperation):
+    """One kernel launch whose body is a block graph. The body's arguments are the
+    launch's device tensors; its single `block.for_loop` holds what runs in every
+    iteration; the ops after the loop run once per block; `block.return` lists the output
+    savers' results."""
+
+    name = "kernel.graph"
+    inputs = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    grid = prop_def(DenseArrayBase.constr(i64))
+    block = prop_def(DenseArrayBase.constr(i64))
+    forloop_range = prop_def(IntegerAttr[I64])
+    body = region_def("single_block")
+    traits = traits_def(IsolatedFromAbove(), Pure())
+    assembly_format = (
+        "`(` $inputs `)` `grid` $grid `block` $block `forloop` $forloop_range attr-dict "
+        "`:` functional-type($inputs, $outputs) $body"
+    )
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        output_types: Sequence[Attribute],
+        grid: Sequence[int],
+        block: Sequence[int],
+        forloop_range: int,
+        body: Region | None = None,
+    ):
+        if body is None:
+            body = Region(Block(arg_types=[SSAValue.get(i).type for i in inputs]))
+        super().__init__(
+            operands=[inputs],
+            result_types=[output_types],
+            properties={
+                "grid": _dense_i64(grid),
+                "block": _dense_i64(block),
+                "forloop_range": IntegerAttr(forloop_range, i64),
+            },
+            regions=[body],
+        )
+
+    @property
+    def grid_dims(self) -> tuple[int, int, int]:
+        g = self.grid.get_values()
+        return (int(g[0]), int(g[1]), int(g[2]))
+
+    @property
+    def block_dims(self) -> tuple[int, int, int]:
+        b = self.block.get_values()
+        return (int(b[0]), int(b[1]), int(b[2]))
+
+    @property
+    def loop_range(self) -> int:
+        return self.forloop_range.value.data
+
+    def verify_(self) -> None:
+        from mirage.dialects import block as blk
+        from mirage.dialects.smem import peak_shared_memory
+
+        grid = self.grid.get_values()
+        block = self.block.get_values()
+        if len(grid) != 3 or any(g < 1 for g in grid):
+            raise VerifyException(f"grid must be 3 positive extents (x, y, z), got {list(grid)}")
+        if len(block) != 3 or any(b < 1 for b in block):
+            raise VerifyException(
+                f"block must be 3 positive extents (x, y, z), got {list(block)}"
+            )
+        threads = block[0] * block[1] * block[2]
+        if threads > MAX_THREADS_PER_BLOCK:
+            raise VerifyException(
+                f"block has {threads} threads, more than the {MAX_THREADS_PER_BLOCK} allowed"
+            )
+        if self.loop_range < 1:
+            raise VerifyException(f"forloop range must be at least 1, got {self.loop_range}")
+        for i, v in enumerate(self.inputs):
+            tensor_shape(v.type, f"input {i}")
+        entry = self.body.block
+        if [a.type for a in entry.args] != [v.type for v in self.inputs]:
+            raise VerifyException("body argument types must match the input types")
+        loops = [op for op in entry.ops if isinstance(op, blk.ForLoopOp)]
+        if len(loops) != 1:
+            raise VerifyException(f"body must hold exactly one block.for_loop, found {len(loops)}")
+        if entry.first_op is not loops[0]:
+            raise VerifyException(
+                "block.for_loop must be the first op of the body: every input iterator runs "
+                "inside the loop"
+            )
+        ret = entry.last_op
+        if not isinstance(ret, blk.ReturnOp):
+            raise VerifyException("body must end with block.return")
+        if [v.type for v in ret.values] != [r.type for r in self.outputs]:
+            raise VerifyException(
+                "block.return operand types must match the kernel.graph result types"
+            )
+        for op in entry.ops:
+            if op.dialect_name() not in ("block", "thread"):
+                raise VerifyException(
+                    f"'{op.name}' cannot appear in a kernel.graph body (only block and thread ops)"
+                )
+        peak = peak_shared_memory(self)
+        if peak > SHARED_MEMORY_LIMIT_BYTES:
+            raise VerifyException(
+                f"block graph needs {peak} bytes of shared memory, more than the "
+                f"{SHARED_MEMORY_LIMIT_BYTES} bytes a block may use"
+            )
+
+
+KernelDialect = Dialect(
+    "kernel",
+    [
+        MatmulOp,
+        MulScalarOp,
+        ReduceSumOp,
+        ReduceMaxOp,
+        RmsNormOp,
+        ConcatOp,
+        GraphOp,
+        *ELEMENTWISE_OPS.values(),
+    ],
+)

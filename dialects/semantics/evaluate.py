@@ -1,0 +1,222 @@
+"""The one evaluator of μGraphs, over any value domain.
+
+A graph-defined op runs literally: every block of the grid and every loop iteration gets
+its own tile, cut by the input iterators' imaps and forloop dims, every per-iteration op
+runs on it, accumulators combine the iterations, and output savers put each block's tile
+where its omap says. To be fast in numpy, the blocks and iterations are not a Python loop
+but leading axes of every block-level value: inside the loop a value has the axes
+(grid x, grid y, grid z, iteration, *tile), after the loop (grid x, grid y, grid z, *tile).
+An axis of extent 1 there means "the same for every block (or iteration)".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.shapes import REPLICATE, dim_factors
+from mirage.dialects.ugraph.graph import Graph, Op
+from mirage.dialects.semantics.domain import Array, Domain
+
+if TYPE_CHECKING:
+    from xdsl.dialects.func import FuncOp
+
+V = TypeVar("V")
+
+LOOP_LEAD = 4
+"""Leading axes of a block-level value inside the loop: grid x, y, z and the iteration."""
+POST_LEAD = 3
+"""Leading axes after the loop: grid x, y, z."""
+
+
+class EvaluationError(ValueError):
+    """The inputs do not fit the program (count or shape)."""
+
+
+def evaluate(graph: Graph, inputs: Sequence[V], domain: Domain[V]) -> list[V]:
+    """Run a kernel-level graph on `inputs` and return its outputs."""
+    if len(inputs) != len(graph.args):
+        raise EvaluationError(f"expected {len(graph.args)} inputs, got {len(inputs)}")
+    for i, (value, ty) in enumerate(zip(inputs, graph.args, strict=True)):
+        if domain.shape(value) != ty.shape:
+            raise EvaluationError(
+                f"input {i} has shape {domain.shape(value)}, the program expects {ty.shape}"
+            )
+    return _run(graph, list(inputs), domain, lead=0)
+
+
+def evaluate_function(func: FuncOp, inputs: Sequence[V], domain: Domain[V]) -> list[V]:
+    """Run a `func.func` of kernel-dialect ops."""
+    from mirage.dialects.ugraph.from_ir import graph_from_func
+
+    return evaluate(graph_from_func(func), inputs, domain)
+
+
+def _run(graph: Graph, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    values: list[V] = list(args)
+    for op in graph.ops:
+        operands = [values[i] for i in op.operands]
+        results = _apply(op, operands, domain, lead)
+        values.extend(domain.cast(r, t.dtype) for r, t in zip(results, op.results, strict=True))
+    return [values[i] for i in graph.outputs]
+
+
+def _apply(op: Op, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    """The meaning of one op whose values carry `lead` leading (block, iteration) axes."""
+    kind = op.kind
+    if kind in ELEMENTWISE_KINDS:
+        return [domain.elementwise(kind, args)]
+    if kind == "scale":
+        return [domain.scale(args[0], op.float_attr("scalar"))]
+    if kind == "matmul":
+        return [domain.matmul(args[0], args[1])]
+    if kind in ("reduce_sum", "reduce_max"):
+        red = "sum" if kind == "reduce_sum" else "max"
+        return [_reduce_to(domain, red, args[0], lead + op.int_attr("dim"), op.int_attr("size"))]
+    if kind == "rms_norm":
+        return [_rms_norm(domain, args[0])]
+    if kind == "concat":
+        return [domain.concat(_broadcast_leading(domain, args, lead), lead + op.int_attr("dim"))]
+    if kind == "graph":
+        assert op.body is not None
+        return _run_launch(op, args, domain)
+    if kind == "fuse":
+        assert op.body is not None
+        shape = np.broadcast_shapes(*(domain.shape(a) for a in args))
+        bcast = [domain.restructure(a, lambda x, s=shape: np.broadcast_to(x, s)) for a in args]
+        return _run(op.body, bcast, domain, lead)
+    raise NotImplementedError(f"no semantics for op kind '{kind}'")
+
+
+def _reduce_to(domain: Domain[V], kind: str, value: V, axis: int, size: int) -> V:
+    """Reduce `axis` to `size` elements: element j combines elements j, j+size, j+2*size..."""
+    shape = domain.shape(value)
+    n = shape[axis]
+    split = (*shape[:axis], n // size, size, *shape[axis + 1 :])
+    grouped = domain.restructure(value, lambda a: a.reshape(split))
+    reduced = domain.reduce(kind, grouped, axis)  # type: ignore[arg-type]
+    out = (*shape[:axis], size, *shape[axis + 1 :])
+    return domain.restructure(reduced, lambda a: a.reshape(out))
+
+
+def _rms_norm(domain: Domain[V], x: V) -> V:
+    n = domain.shape(x)[-1]
+    mean_sq = domain.scale(domain.reduce("sum", domain.elementwise("square", [x]), -1), 1.0 / n)
+    return domain.elementwise("div", [x, domain.elementwise("sqrt", [mean_sq])])
+
+
+def _broadcast_leading(domain: Domain[V], args: Sequence[V], lead: int) -> list[V]:
+    if lead == 0:
+        return list(args)
+    heads = np.broadcast_shapes(*(domain.shape(a)[:lead] for a in args))
+    return [
+        domain.restructure(a, lambda x: np.broadcast_to(x, (*heads, *x.shape[lead:])))
+        for a in args
+    ]
+
+
+# --- graph-defined ops ----------------------------------------------------------------
+
+
+def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
+    body = op.body
+    assert body is not None
+    grid = op.ints_attr("grid")
+    loops = op.int_attr("forloop_range")
+    values: list[V] = list(args)
+    for index, bop in enumerate(body.ops):
+        operands = [values[i] for i in bop.operands]
+        kind = bop.kind
+        if kind == "input":
+            imap, fdim = bop.ints_attr("imap"), bop.int_attr("forloop_dim")
+            result = domain.restructure(
+                operands[0], lambda a: tile_view(a, imap, fdim, grid, loops)
+            )
+        elif kind.startswith("accum_"):
+            result = _accumulate(bop, operands, domain, loops)
+        elif kind == "output":
+            omap = bop.ints_attr("omap")
+            result = domain.restructure(operands[0], lambda a: assemble(a, omap, grid))
+        else:
+            lead = LOOP_LEAD if index < body.loop_end else POST_LEAD
+            (result,) = _apply(bop, operands, domain, lead)
+        values.append(domain.cast(result, bop.results[0].dtype))
+    return [values[i] for i in body.outputs]
+
+
+def tile_view(
+    a: Array, imap: Sequence[int], forloop_dim: int, grid: Sequence[int], loops: int
+) -> Array:
+    """Every block's tile in every iteration, as (grid x, y, z, iteration, *tile)."""
+    shape: list[int] = []
+    lead_axis: dict[int, int] = {}
+    tile_axes: list[int] = []
+    for d, n in enumerate(a.shape):
+        factors = dim_factors(imap, grid, forloop_dim, loops, d)
+        for g, parts in factors:
+            lead_axis[g] = len(shape)
+            shape.append(parts)
+        tile_axes.append(len(shape))
+        shape.append(n // math.prod(p for _, p in factors))
+    for g in range(LOOP_LEAD):
+        if g not in lead_axis:  # replicated: one copy, broadcast over that axis
+            lead_axis[g] = len(shape)
+            shape.append(1)
+    return a.reshape(shape).transpose([lead_axis[g] for g in range(LOOP_LEAD)] + tile_axes)
+
+
+def assemble(a: Array, omap: Sequence[int], grid: Sequence[int]) -> Array:
+    """The device tensor made of every block's tile (grid x, y, z, *tile)."""
+    a = np.broadcast_to(a, (*grid, *a.shape[POST_LEAD:]))
+    rank = a.ndim - POST_LEAD
+    order = [g for g in range(POST_LEAD) if omap[g] == REPLICATE]  # extent 1, verified
+    full: list[int] = []
+    for d in range(rank):
+        axes = [g for g in range(POST_LEAD) if omap[g] == d]
+        order += [*axes, POST_LEAD + d]
+        full.append(math.prod(grid[g] for g in axes) * a.shape[POST_LEAD + d])
+    return a.transpose(order).reshape(full)
+
+
+def _accumulate(op: Op, args: list[V], domain: Domain[V], loops: int) -> V:
+    """Combine the iteration axis (axis 3) of a per-iteration value."""
+    it = POST_LEAD
+
+    def every_iteration(v: V) -> V:
+        # A loop-invariant value has extent 1 on the iteration axis; it still counts once
+        # per iteration.
+        return domain.restructure(
+            v, lambda a: np.broadcast_to(a, (*a.shape[:it], loops, *a.shape[it + 1 :]))
+        )
+
+    def drop_iteration_axis(v: V) -> V:
+        return domain.restructure(v, lambda a: np.squeeze(a, axis=it))
+
+    def over_loop(kind: str, v: V) -> V:
+        return drop_iteration_axis(domain.reduce(kind, every_iteration(v), it))  # type: ignore[arg-type]
+
+    kind = op.kind
+    x = args[0]
+    if kind == "accum_sum":
+        return over_loop("sum", x)
+    if kind == "accum_max":
+        return over_loop("max", x)
+    if kind in ("accum_sum_last", "accum_mean_last", "accum_rms_last"):
+        n = domain.shape(x)[-1]
+        if kind == "accum_rms_last":
+            x = domain.elementwise("square", [x])
+        total = over_loop("sum", domain.reduce("sum", x, -1))
+        if kind == "accum_sum_last":
+            return total
+        mean = domain.scale(total, 1.0 / (n * loops))
+        return mean if kind == "accum_mean_last" else domain.elementwise("sqrt", [mean])
+    if kind == "accum_rescale":
+        scores = every_iteration(args[1])
+        top = domain.reduce("max", scores, it)
+        weight = domain.elementwise("exp", [domain.elementwise("sub", [scores, top])])
+        return over_loop("sum", domain.elementwise("mul", [x, weight]))
+    raise NotImplementedError(f"no semantics for accumulator '{kind}'")

@@ -1,0 +1,128 @@
+"""μGraphs as plain frozen dataclasses.
+
+Values are numbered: a graph's arguments are 0..len(args)-1, then every op's results in op
+order. An op names its operands by those numbers. Op kinds are the dialect op names without
+the dialect prefix (`matmul`, `exp`, `reduce_sum`, `input`, `accum_sum`, `graph`, `fuse`, ...).
+
+Levels:
+- kernel graph: args are device tensors; ops are kernel ops, `graph` ops carry a block graph
+  as `body` and attrs `grid`, `block`, `forloop_range`;
+- block graph: args are the launch's device tensors; `ops[:loop_end]` run in every loop
+  iteration (input iterators, per-iteration ops, accumulators), the rest once after the loop
+  (post-loop ops, output savers); outputs are the output savers' results;
+- thread graph (body of a `fuse` op): args are scalars (shape ()), ops are elementwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass, field
+
+AttrValue = Hashable
+ACCUMULATOR_KINDS = (
+    "accum_sum",
+    "accum_sum_last",
+    "accum_mean_last",
+    "accum_rms_last",
+    "accum_max",
+    "accum_rescale",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TensorType:
+    shape: tuple[int, ...]
+    dtype: str
+    """One of f16, bf16, f32 (f64 for reference-only programs)."""
+
+    @property
+    def numel(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel * DTYPE_BYTES[self.dtype]
+
+    def __str__(self) -> str:
+        return "x".join([*(str(d) for d in self.shape), self.dtype])
+
+
+DTYPE_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    kind: str
+    operands: tuple[int, ...]
+    results: tuple[TensorType, ...]
+    attrs: tuple[tuple[str, AttrValue], ...] = ()
+    """Sorted (name, value) pairs; values are ints, floats or tuples of ints."""
+    body: Graph | None = None
+
+    def attr(self, name: str) -> AttrValue:
+        for key, value in self.attrs:
+            if key == name:
+                return value
+        raise KeyError(f"op {self.kind} has no attribute {name}")
+
+    def int_attr(self, name: str) -> int:
+        value = self.attr(name)
+        assert isinstance(value, int)
+        return value
+
+    def ints_attr(self, name: str) -> tuple[int, ...]:
+        value = self.attr(name)
+        assert isinstance(value, tuple)
+        return tuple(int(v) for v in value)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+
+    def float_attr(self, name: str) -> float:
+        value = self.attr(name)
+        assert isinstance(value, int | float)
+        return float(value)
+
+
+def make_op(
+    kind: str,
+    operands: tuple[int, ...] | list[int],
+    results: tuple[TensorType, ...] | list[TensorType],
+    body: Graph | None = None,
+    **attrs: AttrValue,
+) -> Op:
+    return Op(kind, tuple(operands), tuple(results), tuple(sorted(attrs.items())), body)
+
+
+@dataclass(frozen=True, slots=True)
+class Graph:
+    args: tuple[TensorType, ...]
+    ops: tuple[Op, ...]
+    outputs: tuple[int, ...]
+    loop_end: int = 0
+    """Block graphs only: ops[:loop_end] run in every for-loop iteration."""
+    _types: tuple[TensorType, ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        types = list(self.args)
+        for op in self.ops:
+            types.extend(op.results)
+        object.__setattr__(self, "_types", tuple(types))
+
+    @property
+    def num_values(self) -> int:
+        return len(self._types)
+
+    def type_of(self, value: int) -> TensorType:
+        return self._types[value]
+
+    def result_ids(self) -> Iterator[tuple[Op, tuple[int, ...]]]:
+        """Each op with the numbers of its results."""
+        n = len(self.args)
+        for op in self.ops:
+            yield op, tuple(range(n, n + len(op.results)))
+            n += len(op.results)
+
+    @property
+    def output_types(self) -> tuple[TensorType, ...]:
+        return tuple(self._types[v] for v in self.outputs)

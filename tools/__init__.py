@@ -1,0 +1,1 @@
+"""Command-line tools (`mirage-opt`, `mirage-run`) and the registries they share."""

@@ -1,0 +1,53 @@
+"""The dialects, passes and targets of mirage-xdsl, registered lazily as xDSL does it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
+
+
+def _kernel() -> Dialect:
+    from mirage.dialects.kernel import KernelDialect
+
+    return KernelDialect
+
+
+def _block() -> Dialect:
+    from mirage.dialects.block import BlockDialect
+
+    return BlockDialect
+
+
+def _thread() -> Dialect:
+    from mirage.dialects.thread import ThreadDialect
+
+    return ThreadDialect
+
+
+def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
+    return {"kernel": _kernel, "block": _block, "thread": _thread}
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Pass name -> factory of its class. Each pass module registers itself here."""
+    return {}
+
+
+def get_all_targets() -> dict[str, Callable[[], type]]:
+    return {}
+
+
+def make_context() -> Context:
+    """A context with xDSL's dialects and ours, for tools and tests."""
+    from xdsl.universe import Universe
+
+    ctx = Context()
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    for name, factory in get_all_dialects().items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx
