@@ -70,7 +70,7 @@ def _apply(op: Op, args: list[V], domain: Domain[V], lead: int) -> list[V]:
     kind = op.kind
     if kind in ELEMENTWISE_KINDS:
         return [domain.elementwise(kind, args)]
-    if kind == "scale":
+    if kind == "mul_scalar":
         return [domain.scale(args[0], op.float_attr("scalar"))]
     if kind == "matmul":
         return [domain.matmul(args[0], args[1])]
