@@ -1,0 +1,106 @@
+"""`mirage-opt`: the mlir-opt-style driver for mirage-xdsl.
+
+Everything of `xdsl-opt` (`-p` pipelines with options, `-t` targets, `--split-input-file`,
+`--verify-diagnostics`, `--print-op-generic`), with our dialects, passes and targets
+registered, and with errors on one line (`file:line:col: error: ...`), exit status 1, no
+traceback, and no partial output file.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from io import StringIO
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from mirage.tools.diagnostics import (
+    LocatingParser,
+    ToolError,
+    fail,
+    parse_error_line,
+    verify_module,
+)
+
+
+class MirageOptMain(xDSLOptMain):
+    def __init__(self, args: Sequence[str] | None = None):
+        super().__init__(description="mirage-xdsl modular optimizer driver", args=args)
+
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        if (self.args.frontend or file_extension) != "mlir":
+            return super().parse_chunk(chunk, file_extension, start_offset)
+        name = self.get_input_name()
+        try:
+            text = chunk.read().decode()
+        except UnicodeDecodeError as e:
+            raise ToolError(f"{name}: error: input is not UTF-8 text ({e.reason})") from None
+        parser = LocatingParser(self.ctx, text, name, start_offset)
+        try:
+            module = parser.parse_module(not self.args.no_implicit_module)
+        except ParseError as e:
+            raise ToolError(parse_error_line(e, start_offset)) from None
+        if not self.args.disable_verify:
+            verify_module(module, parser.op_locations, name)
+        self._locations = parser.op_locations
+        return module
+
+    def run(self) -> None:
+        chunks, file_extension = self.prepare_input()
+        outputs: list[str] = []
+        for i, (chunk, offset) in enumerate(chunks):
+            try:
+                if i > 0:
+                    outputs.append("// -----\n")
+                module = self.parse_chunk(chunk, file_extension, offset)
+                if module is not None:
+                    self.apply_passes(module)
+                    outputs.append(self.output_resulting_program(module))
+            except (ToolError, DiagnosticException) as e:
+                message = str(e) if isinstance(e, ToolError) else self._pass_error(e)
+                if not self.args.verify_diagnostics:
+                    fail(message)
+                outputs.append(message.split(": error: ", 1)[-1] + "\n")
+            finally:
+                chunk.close()
+        text = "".join(outputs)
+        if self.args.output_file is None:
+            sys.stdout.write(text)
+        else:
+            # Written only once everything succeeded: no half-written output on error.
+            with open(self.args.output_file, "w") as f:
+                f.write(text)
+
+    def _pass_error(self, e: DiagnosticException) -> str:
+        lines = str(e).strip().splitlines()
+        return f"{self.get_input_name()}: error: {lines[0] if lines else type(e).__name__}"
+
+    def prepare_output(self) -> IO[str]:
+        return StringIO()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    try:
+        MirageOptMain(args=argv).run()
+    except ToolError as e:
+        fail(str(e))
+    except FileNotFoundError as e:
+        fail(f"{e.filename}: error: no such file")
+    except (ValueError, DiagnosticException) as e:
+        fail(f"mirage-opt: error: {str(e).strip().splitlines()[0]}")
+    except KeyboardInterrupt:
+        fail("mirage-opt: interrupted")
+    except Exception as e:  # a bug of ours: still one line, unless asked for the trace
+        if os.environ.get("MIRAGE_TRACEBACK"):
+            raise
+        fail(f"mirage-opt: internal error: {type(e).__name__}: {e} (MIRAGE_TRACEBACK=1 shows where)")
+
+
+if __name__ == "__main__":
+    main()
