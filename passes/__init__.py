@@ -1,0 +1,2 @@
+"""Passes over the μGraph dialects: import from linalg, superoptimize (search, pruning,
+equivalence checking), canonicalization."""
