@@ -1,0 +1,292 @@
+"""The built-program descriptor: what code generation hands to the runtime.
+
+A `CompiledProgram` is a PTX module (optionally its cubin) plus the buffers the program
+touches and the kernel launches that run it, in order. It depends on the standard library
+only, so a built kernel can be saved beside its PTX and run where only cuda-python and
+numpy are installed.
+
+Buffers are numbered: the program's inputs first, then its outputs, then intermediates
+(device scratch the runtime allocates). Every kernel parameter is a pointer to one buffer,
+in the order `KernelLaunch.args` lists their indices.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DTYPE_BYTES: dict[str, int] = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+"""Element types a buffer may hold and their sizes (f64 only for reference programs)."""
+
+FORMAT = "mirage-program"
+FORMAT_VERSION = 1
+
+_ARCH = re.compile(r"sm_[0-9]{2,3}[af]?")
+
+
+class ProgramError(ValueError):
+    """A descriptor is malformed; the message names the field and the offending value."""
+
+
+def _dims(what: str, value: Any, rank: int | None = None) -> tuple[int, ...]:
+    if not isinstance(value, tuple | list):
+        raise ProgramError(f"{what} must be a tuple of integers, got {value!r}")
+    items: list[Any] = list(value)  # pyright: ignore[reportUnknownArgumentType]
+    if rank is not None and len(items) != rank:
+        raise ProgramError(f"{what} must have {rank} entries, got {value!r}")
+    for d in items:
+        if isinstance(d, bool) or not isinstance(d, int) or d < 1:
+            raise ProgramError(f"{what} must hold positive integers, got {value!r}")
+    return tuple(items)
+
+
+@dataclass(frozen=True)
+class BufferSpec:
+    """A dense, row-major device tensor."""
+
+    shape: tuple[int, ...]
+    dtype: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", _dims("buffer shape", self.shape))
+        if self.dtype not in DTYPE_BYTES:
+            known = ", ".join(DTYPE_BYTES)
+            raise ProgramError(f"buffer dtype must be one of {known}, got {self.dtype!r}")
+
+    @property
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def itemsize(self) -> int:
+        return DTYPE_BYTES[self.dtype]
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel * self.itemsize
+
+    def describe(self) -> str:
+        return f"{'x'.join(map(str, self.shape))}x{self.dtype}"
+
+
+@dataclass(frozen=True)
+class KernelLaunch:
+    """One launch of the kernel `name` (an entry of the PTX module)."""
+
+    name: str
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    shared_bytes: int
+    """Dynamic shared memory per block, in bytes."""
+    args: tuple[int, ...]
+    """Buffer indices, passed as pointer parameters in this order."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ProgramError(f"kernel name must be a non-empty string, got {self.name!r}")
+        object.__setattr__(self, "grid", _dims(f"grid of kernel {self.name}", self.grid, 3))
+        object.__setattr__(self, "block", _dims(f"block of kernel {self.name}", self.block, 3))
+        sb = self.shared_bytes
+        if isinstance(sb, bool) or not isinstance(sb, int) or sb < 0:
+            raise ProgramError(
+                f"shared_bytes of kernel {self.name} must be a non-negative integer, got {sb!r}"
+            )
+        if not isinstance(self.args, tuple | list):
+            raise ProgramError(f"args of kernel {self.name} must be a tuple, got {self.args!r}")
+        args: list[Any] = list(self.args)  # pyright: ignore[reportUnknownArgumentType]
+        for a in args:
+            if isinstance(a, bool) or not isinstance(a, int) or a < 0:
+                raise ProgramError(
+                    f"args of kernel {self.name} must be buffer indices, got {self.args!r}"
+                )
+        object.__setattr__(self, "args", tuple(args))
+
+    @property
+    def threads(self) -> int:
+        return math.prod(self.block)
+
+
+@dataclass(frozen=True)
+class CompiledProgram:
+    """A PTX module and the launches that compute the program's outputs from its inputs."""
+
+    ptx: str
+    arch: str
+    """The target the PTX was written for, e.g. sm_90a."""
+    buffers: tuple[BufferSpec, ...]
+    """Inputs first, then outputs, then intermediates."""
+    num_inputs: int
+    num_outputs: int
+    launches: tuple[KernelLaunch, ...]
+    cubin: bytes | None = None
+    """The PTX assembled for `arch`, when the builder had an assembler."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.ptx, str) or not self.ptx.strip():
+            raise ProgramError("ptx must be non-empty text")
+        if not isinstance(self.arch, str) or not _ARCH.fullmatch(self.arch):
+            raise ProgramError(f"arch must look like sm_90a, got {self.arch!r}")
+        object.__setattr__(self, "buffers", tuple(self.buffers))
+        object.__setattr__(self, "launches", tuple(self.launches))
+        for b in self.buffers:
+            if not isinstance(b, BufferSpec):  # pyright: ignore[reportUnnecessaryIsInstance]
+                raise ProgramError(f"buffers must be BufferSpec values, got {b!r}")
+        n = len(self.buffers)
+        for what, k in (("num_inputs", self.num_inputs), ("num_outputs", self.num_outputs)):
+            if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+                raise ProgramError(f"{what} must be a non-negative integer, got {k!r}")
+        if self.num_inputs + self.num_outputs > n:
+            raise ProgramError(
+                f"{self.num_inputs} inputs and {self.num_outputs} outputs but only {n} buffers"
+            )
+        if not self.launches:
+            raise ProgramError("a program needs at least one kernel launch")
+        for launch in self.launches:
+            if not isinstance(launch, KernelLaunch):  # pyright: ignore[reportUnnecessaryIsInstance]
+                raise ProgramError(f"launches must be KernelLaunch values, got {launch!r}")
+            for a in launch.args:
+                if a >= n:
+                    raise ProgramError(
+                        f"kernel {launch.name} takes buffer {a}, but there are only {n} buffers"
+                    )
+        if self.cubin is not None and not isinstance(self.cubin, bytes):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ProgramError("cubin must be bytes or None")
+
+    @property
+    def inputs(self) -> tuple[BufferSpec, ...]:
+        return self.buffers[: self.num_inputs]
+
+    @property
+    def outputs(self) -> tuple[BufferSpec, ...]:
+        return self.buffers[self.num_inputs : self.num_inputs + self.num_outputs]
+
+    @property
+    def intermediates(self) -> tuple[BufferSpec, ...]:
+        return self.buffers[self.num_inputs + self.num_outputs :]
+
+    @property
+    def kernel_names(self) -> tuple[str, ...]:
+        """Each launched kernel once, in first-launch order."""
+        return tuple(dict.fromkeys(launch.name for launch in self.launches))
+
+    # --- serialization -------------------------------------------------------------------
+
+    def to_dict(self, ptx_file: str | None = None) -> dict[str, Any]:
+        """The JSON object; with `ptx_file`, the PTX is referenced by that name, not embedded."""
+        data: dict[str, Any] = {"format": FORMAT, "version": FORMAT_VERSION, "arch": self.arch}
+        data["buffers"] = [{"shape": list(b.shape), "dtype": b.dtype} for b in self.buffers]
+        data["num_inputs"] = self.num_inputs
+        data["num_outputs"] = self.num_outputs
+        data["launches"] = [
+            {
+                "name": k.name,
+                "grid": list(k.grid),
+                "block": list(k.block),
+                "shared_bytes": k.shared_bytes,
+                "args": list(k.args),
+            }
+            for k in self.launches
+        ]
+        if ptx_file is None:
+            data["ptx"] = self.ptx
+        else:
+            data["ptx_file"] = ptx_file
+        if self.cubin is not None:
+            data["cubin_base64"] = base64.b64encode(self.cubin).decode("ascii")
+        return data
+
+    def to_json(self, ptx_file: str | None = None) -> str:
+        # One line per buffer and per launch: diffs and reviews read better than full indent.
+        lines: list[str] = []
+        for key, value in self.to_dict(ptx_file).items():
+            if isinstance(value, list) and value:
+                items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+                inner = ",\n".join(f"  {json.dumps(item)}" for item in items)
+                lines.append(f" {json.dumps(key)}: [\n{inner}\n ]")
+            else:
+                lines.append(f" {json.dumps(key)}: {json.dumps(value)}")
+        return "{\n" + ",\n".join(lines) + "\n}\n"
+
+    @classmethod
+    def from_dict(cls, data: Any, base_dir: Path | None = None) -> CompiledProgram:
+        if not isinstance(data, dict):
+            raise ProgramError("a program descriptor must be a JSON object")
+        d: dict[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
+        if d.get("format") != FORMAT:
+            raise ProgramError(f"not a {FORMAT} descriptor (format is {d.get('format')!r})")
+        if d.get("version") != FORMAT_VERSION:
+            raise ProgramError(
+                f"{FORMAT} version {d.get('version')!r} is not supported "
+                f"(this reader knows version {FORMAT_VERSION})"
+            )
+        try:
+            if "ptx" in d:
+                ptx = d["ptx"]
+            else:
+                ptx_path = Path(d["ptx_file"])
+                if base_dir is not None and not ptx_path.is_absolute():
+                    ptx_path = base_dir / ptx_path
+                try:
+                    ptx = ptx_path.read_text()
+                except OSError as e:
+                    raise ProgramError(f"cannot read PTX file {ptx_path}: {e.strerror}") from None
+            cubin_b64 = d.get("cubin_base64")
+            cubin = None if cubin_b64 is None else base64.b64decode(cubin_b64, validate=True)
+            return cls(
+                ptx=ptx,
+                arch=d["arch"],
+                buffers=tuple(BufferSpec(tuple(b["shape"]), b["dtype"]) for b in d["buffers"]),
+                num_inputs=d["num_inputs"],
+                num_outputs=d["num_outputs"],
+                launches=tuple(
+                    KernelLaunch(
+                        name=k["name"],
+                        grid=tuple(k["grid"]),
+                        block=tuple(k["block"]),
+                        shared_bytes=k["shared_bytes"],
+                        args=tuple(k["args"]),
+                    )
+                    for k in d["launches"]
+                ),
+                cubin=cubin,
+            )
+        except ProgramError:
+            raise
+        except KeyError as e:
+            raise ProgramError(f"program descriptor lacks the field {e.args[0]!r}") from None
+        except (TypeError, ValueError, AttributeError) as e:
+            raise ProgramError(f"malformed program descriptor: {e}") from None
+
+    @classmethod
+    def from_json(cls, text: str, base_dir: Path | None = None) -> CompiledProgram:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ProgramError(f"not JSON: {e.msg} at line {e.lineno}") from None
+        return cls.from_dict(data, base_dir)
+
+    def save(self, path: str | Path) -> None:
+        """Write `path` (the descriptor) and the PTX beside it, as `path` with suffix .ptx."""
+        path = Path(path)
+        ptx_path = path.with_suffix(".ptx")
+        if ptx_path == path:
+            raise ProgramError(f"descriptor path {path} must not end in .ptx")
+        ptx_path.write_text(self.ptx)
+        path.write_text(self.to_json(ptx_file=ptx_path.name))
+
+    @classmethod
+    def load(cls, path: str | Path) -> CompiledProgram:
+        path = Path(path)
+        try:
+            text = path.read_text()
+        except OSError as e:
+            raise ProgramError(f"cannot read {path}: {e.strerror}") from None
+        try:
+            return cls.from_json(text, base_dir=path.parent)
+        except ProgramError as e:
+            raise ProgramError(f"{path}: {e}") from None
