@@ -157,9 +157,7 @@ class InputOp(IRDLOperation):
             raise VerifyException("block.input must read an argument of the enclosing kernel.graph")
         full = tensor_shape(source.type, "source")
         try:
-            want = shapes.tile_shape(
-                full, self.imap_dims, self.forloop_dim.value.data, grid, loops
-            )
+            want = shapes.tile_shape(full, self.imap_dims, self.forloop_dim.value.data, grid, loops)
         except shapes.ShapeError as e:
             raise VerifyException(str(e)) from e
         check_result_shape(tensor_shape(self.result.type, "tile"), want, "tile")
@@ -195,9 +193,7 @@ class OutputOp(IRDLOperation):
     def verify_(self) -> None:
         grid, _ = _grid_of(self)
         if _in_loop(self):
-            raise VerifyException(
-                "block.output must come after the block.for_loop, not inside it"
-            )
+            raise VerifyException("block.output must come after the block.for_loop, not inside it")
         try:
             want = shapes.saved_shape(tensor_shape(self.input.type, "tile"), self.omap_dims, grid)
         except shapes.ShapeError as e:
@@ -386,9 +382,7 @@ class AccumRescaleOp(AccumulatorOp):
         scale = tensor_shape(self.scale.type, "scale")
         try:
             if shapes.broadcast(value, scale) != value:
-                raise VerifyException(
-                    "scale must broadcast to the operand's shape, not widen it"
-                )
+                raise VerifyException("scale must broadcast to the operand's shape, not widen it")
         except shapes.ShapeError as e:
             raise VerifyException(str(e)) from e
 

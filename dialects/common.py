@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     I64,
-    AnyFloatConstr,
     Float64Type,
     FloatAttr,
     IntegerAttr,

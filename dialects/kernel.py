@@ -132,9 +132,7 @@ class GraphOp(IRDLOperation):
         if len(grid) != 3 or any(g < 1 for g in grid):
             raise VerifyException(f"grid must be 3 positive extents (x, y, z), got {list(grid)}")
         if len(block) != 3 or any(b < 1 for b in block):
-            raise VerifyException(
-                f"block must be 3 positive extents (x, y, z), got {list(block)}"
-            )
+            raise VerifyException(f"block must be 3 positive extents (x, y, z), got {list(block)}")
         threads = block[0] * block[1] * block[2]
         if threads > MAX_THREADS_PER_BLOCK:
             raise VerifyException(

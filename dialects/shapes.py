@@ -62,9 +62,7 @@ def reduce(shape: Shape, dim: int, size: int) -> Shape:
     """Reduction of `dim` to `size` elements: element j sums elements j, j+size, j+2*size..."""
     check_dim(shape, dim, "reduction dim")
     if size < 1 or shape[dim] % size != 0:
-        raise ShapeError(
-            f"reduction size {size} does not divide dim {dim} of extent {shape[dim]}"
-        )
+        raise ShapeError(f"reduction size {size} does not divide dim {dim} of extent {shape[dim]}")
     return (*shape[:dim], size, *shape[dim + 1 :])
 
 
@@ -75,7 +73,9 @@ def concat(shapes: Sequence[Shape], dim: int) -> Shape:
         if len(s) != len(first) or any(
             x != y for i, (x, y) in enumerate(zip(s, first, strict=True)) if i != dim
         ):
-            raise ShapeError(f"concat operands {_fmt(first)} and {_fmt(s)} differ outside dim {dim}")
+            raise ShapeError(
+                f"concat operands {_fmt(first)} and {_fmt(s)} differ outside dim {dim}"
+            )
     return (*first[:dim], sum(s[dim] for s in shapes), *first[dim + 1 :])
 
 

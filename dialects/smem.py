@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
-from mirage.dialects.ugraph.graph import DTYPE_BYTES
 from mirage.dialects.types import element_name
+from mirage.dialects.ugraph.graph import DTYPE_BYTES
 
 if TYPE_CHECKING:
     from mirage.dialects.kernel import GraphOp

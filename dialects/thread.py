@@ -7,7 +7,7 @@ from abc import ABC
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyFloat, AnyFloatConstr, FloatAttr, Float64Type, TensorType, f64
+from xdsl.dialects.builtin import AnyFloat, AnyFloatConstr, Float64Type, FloatAttr, TensorType, f64
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,

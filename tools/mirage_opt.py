@@ -99,7 +99,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     except Exception as e:  # a bug of ours: still one line, unless asked for the trace
         if os.environ.get("MIRAGE_TRACEBACK"):
             raise
-        fail(f"mirage-opt: internal error: {type(e).__name__}: {e} (MIRAGE_TRACEBACK=1 shows where)")
+        fail(
+            f"mirage-opt: internal error: {type(e).__name__}: {e} (MIRAGE_TRACEBACK=1 shows where)"
+        )
 
 
 if __name__ == "__main__":

@@ -79,8 +79,9 @@ class FloatDomain(Domain[Array]):
     is rounded to its declared dtype (bf16 by truncating an f32 mantissa to 8 bits, with
     rounding to nearest even), which shows what the program computes on the device."""
 
-    def __init__(self, compute_dtype: type[np.floating[Any]] = np.float64, *,
-                 round_to_storage: bool = False) -> None:
+    def __init__(
+        self, compute_dtype: type[np.floating[Any]] = np.float64, *, round_to_storage: bool = False
+    ) -> None:
         self.dtype = compute_dtype
         self.round_to_storage = round_to_storage
         self.name = f"float({np.dtype(compute_dtype).name})"

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.semantics.domain import Array, Domain
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import Graph, Op
-from mirage.dialects.semantics.domain import Array, Domain
 
 if TYPE_CHECKING:
     from xdsl.dialects.func import FuncOp
@@ -114,8 +114,7 @@ def _broadcast_leading(domain: Domain[V], args: Sequence[V], lead: int) -> list[
         return list(args)
     heads = np.broadcast_shapes(*(domain.shape(a)[:lead] for a in args))
     return [
-        domain.restructure(a, lambda x: np.broadcast_to(x, (*heads, *x.shape[lead:])))
-        for a in args
+        domain.restructure(a, lambda x: np.broadcast_to(x, (*heads, *x.shape[lead:]))) for a in args
     ]
 
 
@@ -134,13 +133,14 @@ def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
         if kind == "input":
             imap, fdim = bop.ints_attr("imap"), bop.int_attr("forloop_dim")
             result = domain.restructure(
-                operands[0], lambda a: tile_view(a, imap, fdim, grid, loops)
+                operands[0],
+                lambda a, imap=imap, fdim=fdim: tile_view(a, imap, fdim, grid, loops),
             )
         elif kind.startswith("accum_"):
             result = _accumulate(bop, operands, domain, loops)
         elif kind == "output":
             omap = bop.ints_attr("omap")
-            result = domain.restructure(operands[0], lambda a: assemble(a, omap, grid))
+            result = domain.restructure(operands[0], lambda a, omap=omap: assemble(a, omap, grid))
         else:
             lead = LOOP_LEAD if index < body.loop_end else POST_LEAD
             (result,) = _apply(bop, operands, domain, lead)
