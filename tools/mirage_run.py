@@ -1,0 +1,172 @@
+"""`mirage-run`: run a function of a μGraph module on inputs and save its outputs.
+
+    mirage-run FILE --function NAME [--inputs a.npy b.npy ... | --seed N] [--output out.npz]
+
+The reference run evaluates the program in float64 with the one evaluator of
+`mirage.dialects.semantics`. Outputs are written to an .npz (keys out0, out1, ...) in their
+declared element types (bf16 as float32, which numpy lacks), or in float64 with
+`--keep-float64`; without `--output`, a summary is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.utils.exceptions import ParseError
+
+from mirage.dialects.semantics import FloatDomain, evaluate
+from mirage.dialects.semantics.evaluate import EvaluationError
+from mirage.dialects.ugraph.from_ir import UnsupportedOpError, graph_from_func
+from mirage.dialects.ugraph.graph import Graph
+from mirage.tools.diagnostics import (
+    LocatingParser,
+    ToolError,
+    fail,
+    parse_error_line,
+    verify_module,
+)
+from mirage.tools.registry import make_context
+
+_SAVE_DTYPES = {"f16": np.float16, "bf16": np.float32, "f32": np.float32, "f64": np.float64}
+
+
+def load_module(path: str) -> ModuleOp:
+    """Parse and verify an .mlir file, raising ToolError with a one-line message."""
+    try:
+        text = Path(path).read_text()
+    except FileNotFoundError:
+        raise ToolError(f"{path}: error: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ToolError(f"{path}: error: cannot read: {e}") from None
+    parser = LocatingParser(make_context(), text, path)
+    try:
+        module = parser.parse_module()
+    except ParseError as e:
+        raise ToolError(parse_error_line(e)) from None
+    verify_module(module, parser.op_locations, path)
+    return module
+
+
+def find_function(module: ModuleOp, name: str, path: str) -> FuncOp:
+    funcs = [op for op in module.walk() if isinstance(op, FuncOp)]
+    for f in funcs:
+        if f.sym_name.data == name:
+            return f
+    known = ", ".join(f"@{f.sym_name.data}" for f in funcs) or "none"
+    raise ToolError(f"{path}: error: no function @{name} (functions: {known})")
+
+
+def random_inputs(graph: Graph, seed: int) -> list[NDArray[Any]]:
+    """Uniform in [-1, 1] away from zero, so divisions and norms stay finite."""
+    rng = np.random.default_rng(seed)
+    return [
+        rng.uniform(0.25, 1.0, size=t.shape) * rng.choice([-1.0, 1.0], size=t.shape)
+        for t in graph.args
+    ]
+
+
+def read_inputs(paths: Sequence[str], graph: Graph) -> list[NDArray[Any]]:
+    if len(paths) != len(graph.args):
+        raise ToolError(
+            f"error: the function takes {len(graph.args)} inputs, {len(paths)} files were given"
+        )
+    arrays: list[NDArray[Any]] = []
+    for i, (path, ty) in enumerate(zip(paths, graph.args, strict=True)):
+        try:
+            array = np.load(path, allow_pickle=False)
+        except FileNotFoundError:
+            raise ToolError(f"{path}: error: no such file") from None
+        except (OSError, ValueError) as e:
+            raise ToolError(f"{path}: error: not a readable .npy file ({e})") from None
+        if not isinstance(array, np.ndarray) or not np.issubdtype(array.dtype, np.number):
+            raise ToolError(f"{path}: error: input {i} must be a numeric array")
+        if tuple(array.shape) != ty.shape:
+            shape = "x".join(map(str, array.shape)) or "scalar"
+            raise ToolError(
+                f"{path}: error: input {i} has shape {shape}, the function expects {ty}"
+            )
+        arrays.append(array.astype(np.float64))
+    return arrays
+
+
+def save_outputs(path: str, outputs: dict[str, NDArray[Any]]) -> None:
+    """Write atomically: a failed or interrupted run leaves no partial file."""
+    target = Path(path)
+    if not target.parent.is_dir():
+        raise ToolError(f"{path}: error: the folder {target.parent} does not exist")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".npz.tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **outputs)  # pyright: ignore[reportArgumentType]
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="mirage-run", description="Run a function of a μGraph module on inputs."
+    )
+    parser.add_argument("file", help="an .mlir file of kernel-dialect functions")
+    parser.add_argument("--function", required=True, help="the function to run (without @)")
+    parser.add_argument("--inputs", nargs="+", metavar="NPY", help=".npy files, one per input")
+    parser.add_argument("--seed", type=int, default=0, help="seed of random inputs (default 0)")
+    parser.add_argument("--output", metavar="NPZ", help="write outputs here (keys out0, ...)")
+    parser.add_argument(
+        "--keep-float64", action="store_true", help="save outputs in float64, not their types"
+    )
+    args = parser.parse_args(argv)
+
+    module = load_module(args.file)
+    func = find_function(module, args.function, args.file)
+    try:
+        graph = graph_from_func(func)
+    except UnsupportedOpError as e:
+        raise ToolError(f"{args.file}: error: @{args.function}: {e}") from None
+    inputs = read_inputs(args.inputs, graph) if args.inputs else random_inputs(graph, args.seed)
+    try:
+        outputs = evaluate(graph, inputs, FloatDomain(np.float64))
+    except EvaluationError as e:
+        raise ToolError(f"{args.file}: error: @{args.function}: {e}") from None
+    named = {
+        f"out{i}": out if args.keep_float64 else out.astype(_SAVE_DTYPES[ty.dtype])
+        for i, (out, ty) in enumerate(zip(outputs, graph.output_types, strict=True))
+    }
+    if args.output:
+        save_outputs(args.output, named)
+    for key, value in named.items():
+        finite = np.isfinite(value).all()
+        print(
+            f"{key}: {'x'.join(map(str, value.shape))} {value.dtype}"
+            f" mean {float(np.mean(value)):.6g} max|x| {float(np.max(np.abs(value))):.6g}"
+            + ("" if finite else " (has inf/nan)")
+        )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    try:
+        sys.exit(run(argv))
+    except ToolError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        fail("mirage-run: interrupted")
+    except Exception as e:  # a bug of ours: still one line, unless asked for the trace
+        if os.environ.get("MIRAGE_TRACEBACK"):
+            raise
+        fail(f"mirage-run: internal error: {type(e).__name__}: {e}")
+
+
+if __name__ == "__main__":
+    main()
