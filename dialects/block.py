@@ -51,11 +51,52 @@ def _in_loop(op: Operation) -> bool:
     return isinstance(op.parent_op(), ForLoopOp)
 
 
+def check_block_operands(op: Operation) -> None:
+    """A block-level op sits directly in a kernel.graph body or in its loop, and its values
+    flow only through the graph's structure: device tensors through input iterators, and
+    values of the loop out of it only through accumulators. So each operand is a result of
+    an earlier op of the op's own block."""
+    from mirage.dialects.kernel import GraphOp
+
+    parent = op.parent_op()
+    if not isinstance(parent, GraphOp | ForLoopOp):
+        raise VerifyException(
+            f"'{op.name}' must be directly in a kernel.graph body or in its block.for_loop"
+        )
+    here = op.parent_block()
+    for i, v in enumerate(op.operands):
+        if isinstance(v, BlockArgument):
+            if isinstance(v.block.parent_op(), GraphOp):
+                raise VerifyException(
+                    f"operand {i} is a device tensor (a kernel.graph argument): block-level "
+                    "ops read device tensors only through block.input"
+                )
+            raise VerifyException(f"operand {i} must be defined by an earlier op of this block")
+        owner = v.owner
+        assert isinstance(owner, Operation)
+        if owner.parent_block() is here:
+            if not owner.is_before_in_block(op):
+                raise VerifyException(f"operand {i} is used before it is defined")
+        elif _in_loop(op):
+            raise VerifyException(
+                f"operand {i} is defined outside the block.for_loop: ops in the loop use only "
+                "values of the current iteration"
+            )
+        elif _in_loop(owner):
+            raise VerifyException(
+                f"operand {i} is defined inside the block.for_loop: values leave the loop only "
+                "through accumulators"
+            )
+        else:
+            raise VerifyException(f"operand {i} must be defined by an earlier op of this block")
+
+
 class _BlockLevel(IRDLOperation, ABC):
     """Block-level ops live in a kernel.graph, in its loop or after it."""
 
     def verify_(self) -> None:
         enclosing_graph(self)
+        check_block_operands(self)
         super().verify_()
 
 
@@ -98,11 +139,16 @@ class ConcatOp(_BlockLevel, common.ConcatOp):
 ELEMENTWISE_OPS = define_elementwise_ops("block", UnaryOp, BinaryOp)
 
 
-def _grid_of(op: Operation) -> tuple[tuple[int, int, int], int]:
+def _grid_of(op: Operation) -> tuple[tuple[int, int, int], int] | None:
+    """The enclosing kernel.graph's grid and loop range, or None where they are malformed:
+    the body is verified before the kernel.graph, which then reports them itself."""
     from mirage.dialects.kernel import GraphOp
 
     graph = enclosing_graph(op)
     assert isinstance(graph, GraphOp)
+    grid = graph.grid.get_values()
+    if len(grid) != 3 or any(g < 1 for g in grid) or graph.loop_range < 1:
+        return None
     return graph.grid_dims, graph.loop_range
 
 
@@ -148,7 +194,7 @@ class InputOp(IRDLOperation):
         return _ints(self.imap)
 
     def verify_(self) -> None:
-        grid, loops = _grid_of(self)
+        config = _grid_of(self)
         if not _in_loop(self):
             raise VerifyException("block.input must be directly inside the block.for_loop")
         graph = enclosing_graph(self)
@@ -156,6 +202,9 @@ class InputOp(IRDLOperation):
         if not (isinstance(source, BlockArgument) and source.block is graph.regions[0].block):
             raise VerifyException("block.input must read an argument of the enclosing kernel.graph")
         full = tensor_shape(source.type, "source")
+        if config is None:
+            return
+        grid, loops = config
         try:
             want = shapes.tile_shape(full, self.imap_dims, self.forloop_dim.value.data, grid, loops)
         except shapes.ShapeError as e:
@@ -191,9 +240,13 @@ class OutputOp(IRDLOperation):
         return _ints(self.omap)
 
     def verify_(self) -> None:
-        grid, _ = _grid_of(self)
+        config = _grid_of(self)
         if _in_loop(self):
             raise VerifyException("block.output must come after the block.for_loop, not inside it")
+        check_block_operands(self)
+        if config is None:
+            return
+        grid, _ = config
         try:
             want = shapes.saved_shape(tensor_shape(self.input.type, "tile"), self.omap_dims, grid)
         except shapes.ShapeError as e:
@@ -231,6 +284,11 @@ class ForLoopOp(IRDLOperation):
             raise VerifyException("block.yield operand types must match the loop's result types")
         if not self.results_:
             raise VerifyException("block.for_loop must yield at least one accumulator")
+        for op in entry.ops:
+            if op.dialect_name() not in ("block", "thread"):
+                raise VerifyException(
+                    f"'{op.name}' cannot appear in a block.for_loop (only block and thread ops)"
+                )
 
 
 @irdl_op_definition
@@ -269,6 +327,10 @@ class ReturnOp(IRDLOperation):
         super().__init__(operands=[values])
 
     def verify_(self) -> None:
+        from mirage.dialects.kernel import GraphOp
+
+        if not isinstance(self.parent_op(), GraphOp):
+            raise VerifyException("block.return must end a kernel.graph body")
         for i, v in enumerate(self.values):
             if not isinstance(v.owner, OutputOp):
                 raise VerifyException(f"block.return operand {i} must be a block.output result")
@@ -299,6 +361,7 @@ class AccumulatorOp(IRDLOperation, ABC):
         enclosing_graph(self)
         if not _in_loop(self):
             raise VerifyException(f"{self.name} must be directly inside the block.for_loop")
+        check_block_operands(self)
         try:
             want = self.result_shape(tensor_shape(self.input.type, "operand"))
         except shapes.ShapeError as e:

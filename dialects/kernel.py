@@ -3,6 +3,7 @@ graph-defined op `kernel.graph` whose body is a block graph (one custom kernel).
 
 from __future__ import annotations
 
+from abc import ABC
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, TensorType, i64
@@ -21,6 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mirage.dialects import common
 from mirage.dialects.elementwise import define_elementwise_ops
+from mirage.dialects.scope import check_dominance
 from mirage.dialects.types import tensor_shape
 
 MAX_THREADS_PER_BLOCK = 1024
@@ -29,37 +31,58 @@ SHARED_MEMORY_LIMIT_BYTES = 227 * 1024
 the superoptimize pass applies its target's own limit when it generates graphs."""
 
 
+class _KernelLevel(IRDLOperation, ABC):
+    """Kernel-level ops run on device tensors, outside any kernel.graph."""
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        while parent is not None:
+            if isinstance(parent, GraphOp):
+                raise VerifyException(
+                    f"'{self.name}' cannot appear inside a kernel.graph (only block and thread ops)"
+                )
+            parent = parent.parent_op()
+        check_dominance(self)
+        super().verify_()
+
+
+class UnaryOp(_KernelLevel, common.UnaryOp, ABC): ...
+
+
+class BinaryOp(_KernelLevel, common.BinaryOp, ABC): ...
+
+
 @irdl_op_definition
-class MatmulOp(common.MatmulOp):
+class MatmulOp(_KernelLevel, common.MatmulOp):
     name = "kernel.matmul"
 
 
 @irdl_op_definition
-class MulScalarOp(common.MulScalarOp):
+class MulScalarOp(_KernelLevel, common.MulScalarOp):
     name = "kernel.mul_scalar"
 
 
 @irdl_op_definition
-class ReduceSumOp(common.ReduceOp):
+class ReduceSumOp(_KernelLevel, common.ReduceOp):
     name = "kernel.reduce_sum"
 
 
 @irdl_op_definition
-class ReduceMaxOp(common.ReduceOp):
+class ReduceMaxOp(_KernelLevel, common.ReduceOp):
     name = "kernel.reduce_max"
 
 
 @irdl_op_definition
-class RmsNormOp(common.RmsNormOp):
+class RmsNormOp(_KernelLevel, common.RmsNormOp):
     name = "kernel.rms_norm"
 
 
 @irdl_op_definition
-class ConcatOp(common.ConcatOp):
+class ConcatOp(_KernelLevel, common.ConcatOp):
     name = "kernel.concat"
 
 
-ELEMENTWISE_OPS = define_elementwise_ops("kernel", common.UnaryOp, common.BinaryOp)
+ELEMENTWISE_OPS = define_elementwise_ops("kernel", UnaryOp, BinaryOp)
 """`kernel.exp`, `kernel.add`, ...: one op class per row of `mirage.dialects.opkinds`."""
 
 
@@ -138,6 +161,7 @@ class GraphOp(IRDLOperation):
             raise VerifyException(
                 f"block has {threads} threads, more than the {MAX_THREADS_PER_BLOCK} allowed"
             )
+        check_dominance(self)
         if self.loop_range < 1:
             raise VerifyException(f"forloop range must be at least 1, got {self.loop_range}")
         for i, v in enumerate(self.inputs):

@@ -26,6 +26,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mirage.dialects import shapes
 from mirage.dialects.elementwise import define_elementwise_ops
+from mirage.dialects.scope import check_local_operands
 from mirage.dialects.types import check_result_shape, element_name, tensor_shape
 
 
@@ -33,6 +34,7 @@ class _InFuse(IRDLOperation, ABC):
     def verify_(self) -> None:
         if not isinstance(self.parent_op(), FuseOp):
             raise VerifyException(f"'{self.name}' must be directly inside a thread.fuse body")
+        check_local_operands(self, allow_block_args=True)
         super().verify_()
 
 
@@ -94,6 +96,11 @@ class YieldOp(IRDLOperation):
     def __init__(self, values: Sequence[SSAValue | Operation]):
         super().__init__(operands=[values])
 
+    def verify_(self) -> None:
+        if not isinstance(self.parent_op(), FuseOp):
+            raise VerifyException("thread.yield must end a thread.fuse body")
+        check_local_operands(self, allow_block_args=True)
+
 
 @irdl_op_definition
 class FuseOp(IRDLOperation):
@@ -123,9 +130,10 @@ class FuseOp(IRDLOperation):
         super().__init__(operands=[inputs], result_types=[output_types], regions=[body])
 
     def verify_(self) -> None:
-        from mirage.dialects.block import enclosing_graph
+        from mirage.dialects.block import check_block_operands, enclosing_graph
 
         enclosing_graph(self)
+        check_block_operands(self)
         in_shapes = [tensor_shape(v.type, f"input {i}") for i, v in enumerate(self.inputs)]
         if not in_shapes:
             raise VerifyException("thread.fuse needs at least one input")
