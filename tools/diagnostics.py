@@ -46,7 +46,11 @@ class ToolError(Exception):
 
 def parse_error_line(e: ParseError, line_offset: int = 0) -> str:
     loc = e.span.get_location()
-    return f"{loc.file}:{loc.line + line_offset}:{loc.col}: error: {e.msg}"
+    msg = e.msg.strip()
+    if not e.span.input.content[e.span.start :].strip():
+        # xDSL's messages at the end of the input do not say so (" in block definition").
+        msg = f"unexpected end of input ({msg})" if msg else "unexpected end of input"
+    return f"{loc.file}:{loc.line + line_offset}:{loc.col}: error: {msg}"
 
 
 def _first_line(e: BaseException) -> str:
