@@ -1,0 +1,430 @@
+"""Abstract expressions of μGraph values (paper Table 1), computed on the search model.
+
+Rules, for every op kind of the three levels:
+- matmul: sum(k, mul(a, b)), k the contraction extent of the operands it sees (at block
+  level, the tile's);
+- reduce_sum of a dim of extent n to `size` s: sum(n/s, a); reduce_max: rmax(n/s, a);
+- elementwise ops: the row of `ELEMENTWISE_EXPRS` (keyed by the kind names of
+  `mirage.dialects.opkinds`); square is mul(a, a), rsqrt is div(1, sqrt(a));
+- rms_norm over a last dim of extent n: div(x, sqrt(sum(n, mul(x, x))));
+- input iterators, output savers, the grid partition: the identity (abstract expressions
+  say what is computed, not where);
+- accumulators: sum(L, a) for a loop range L (accum_max: rmax(L, a)); the *_last forms also
+  sum the tile's last dim, sum(L * n, a), and rms takes sqrt(sum(L * n, mul(a, a)));
+  accum_rescale(v, s) is sum(L, mul(v, exp(s))). A value that is replicated across the
+  loop (it depends on no input iterator that walks the loop) is the same in every
+  iteration: its accumulation adds L copies, a constant factor, so the loop adds no sum;
+- thread.fuse: its body's elementwise ops composed on the operands' expressions;
+- kernel.graph: its block graph's output savers, on the launch's operand expressions;
+- concat: `Cat(dim, pieces)`, which every op above follows piece by piece where the
+  pieces stay aligned (a contraction over a concatenated dim becomes an add of sums); a
+  concatenation cut apart by the grid or the loop becomes `Unknown`.
+
+Constants are not part of the abstraction: mul_scalar is the identity, a mean is the sum
+it divides, `sub` is `add` (a - b = a + (-1) b), and the online-softmax stabilizer
+exp(-max) of accum_rescale, which any correct use divides out again, is dropped. This keeps
+Theorem 1: every μGraph that computes the target up to such constants has an expression
+A_eq-equivalent to the target's, so it is never pruned.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from mirage.dialects.shapes import REPLICATE
+from mirage.dialects.ugraph.graph import Graph, Op
+from mirage.passes.pruning.terms import (
+    ONE,
+    Add,
+    Cat,
+    Div,
+    Exp,
+    Fn,
+    Mul,
+    Sqrt,
+    Term,
+    Unknown,
+    Var,
+    rmax_of,
+    sum_of,
+)
+
+ExprFn = Callable[[Sequence[Term]], Term]
+
+ELEMENTWISE_EXPRS: dict[str, ExprFn] = {
+    "exp": lambda a: Exp(a[0]),
+    "square": lambda a: Mul(a[0], a[0]),
+    "sqrt": lambda a: Sqrt(a[0]),
+    "rsqrt": lambda a: Div(ONE, Sqrt(a[0])),
+    "silu": lambda a: Fn("silu", (a[0],)),
+    "gelu": lambda a: Fn("gelu", (a[0],)),
+    "relu": lambda a: Fn("relu", (a[0],)),
+    "add": lambda a: Add(a[0], a[1]),
+    "sub": lambda a: Add(a[0], a[1]),
+    "mul": lambda a: Mul(a[0], a[1]),
+    "div": lambda a: Div(a[0], a[1]),
+    "pow": lambda a: Fn("pow", (a[0], a[1])),
+    "max": lambda a: Fn("max", (a[0], a[1])),
+}
+"""The abstract expression of each elementwise kind of `mirage.dialects.opkinds`."""
+
+
+def default_names(count: int) -> list[str]:
+    """The variable names of graph arguments when no names are given: arg0, arg1, ..."""
+    return [f"arg{i}" for i in range(count)]
+
+
+@dataclass(frozen=True)
+class AbstractExprs:
+    """The expression of every value of one graph (kernel, block or thread level), and of
+    the values inside each op's body."""
+
+    graph: Graph
+    terms: tuple[Term, ...]
+    """Indexed by value number: arguments first, then each op's results."""
+    bodies: Mapping[int, AbstractExprs] = field(default_factory=dict[int, "AbstractExprs"])
+    """Op index -> the expressions of that op's body (kernel.graph, thread.fuse)."""
+
+    @classmethod
+    def of(
+        cls,
+        graph: Graph,
+        args: Sequence[Term] | None = None,
+        names: Sequence[str] | None = None,
+    ) -> AbstractExprs:
+        """The expressions of a kernel-level graph whose arguments are `args` (by default
+        variables named `names`, by default arg0, arg1, ...)."""
+        if args is None:
+            args = [Var(n) for n in (names or default_names(len(graph.args)))]
+        if len(args) != len(graph.args):
+            raise ValueError(f"{len(args)} argument expressions for {len(graph.args)} arguments")
+        return _evaluate(graph, list(args), _Level.KERNEL)
+
+    def __getitem__(self, value: int) -> Term:
+        return self.terms[value]
+
+    @property
+    def outputs(self) -> tuple[Term, ...]:
+        return tuple(self.terms[v] for v in self.graph.outputs)
+
+    def results(self) -> Iterator[tuple[tuple[int, ...], Term]]:
+        """(path, expression) of every op result at every level; a path is the op index
+        at each level and then the result index."""
+        n = len(self.graph.args)
+        for index, op in enumerate(self.graph.ops):
+            body = self.bodies.get(index)
+            if body is not None:
+                for path, term in body.results():
+                    yield (index, *path), term
+            for r in range(len(op.results)):
+                yield (index, r), self.terms[n + r]
+            n += len(op.results)
+
+
+class _Level:
+    KERNEL = "kernel"
+    BLOCK = "block"
+    THREAD = "thread"
+
+
+@dataclass(frozen=True)
+class _Loop:
+    """What the block graph's loop is: its range, its grid, and which values vary."""
+
+    loops: int
+    grid: tuple[int, ...]
+    varies: set[int]
+
+
+def _evaluate(
+    graph: Graph, args: list[Term], level: str, loop: _Loop | None = None
+) -> AbstractExprs:
+    terms: list[Term] = list(args)
+    bodies: dict[int, AbstractExprs] = {}
+    for index, (op, results) in enumerate(graph.result_ids()):
+        operands = [terms[i] for i in op.operands]
+        shapes = [graph.type_of(i).shape for i in op.operands]
+        if op.kind == "graph":
+            outs, body = _launch(op, operands)
+            bodies[index] = body
+        elif op.kind == "fuse":
+            assert op.body is not None
+            body = _evaluate(op.body, operands, _Level.THREAD)
+            bodies[index] = body
+            outs = list(body.outputs)
+        elif level == _Level.BLOCK and loop is not None:
+            outs = [_block_op(op, operands, shapes, loop)]
+            if index < graph.loop_end and (
+                (op.kind == "input" and op.int_attr("forloop_dim") != REPLICATE)
+                or (not op.kind.startswith("accum_") and any(i in loop.varies for i in op.operands))
+            ):
+                loop.varies.update(results)
+        else:
+            outs = [_op(op, operands, shapes)]
+        if len(outs) != len(results):
+            outs = [Unknown(f"{op.kind} gives {len(results)} results, its body {len(outs)}")] * len(
+                results
+            )
+        terms.extend(outs)
+    return AbstractExprs(graph, tuple(terms), bodies)
+
+
+def _launch(op: Op, operands: list[Term]) -> tuple[list[Term], AbstractExprs]:
+    body = op.body
+    assert body is not None
+    loop = _Loop(op.int_attr("forloop_range"), op.ints_attr("grid"), set())
+    exprs = _evaluate(body, operands, _Level.BLOCK, loop)
+    return list(exprs.outputs), exprs
+
+
+# --- one op ---------------------------------------------------------------------------------
+
+
+def _unknown(operands: Sequence[Term]) -> Term | None:
+    for t in operands:
+        if isinstance(t, Unknown):
+            return t
+    return None
+
+
+def _op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]]) -> Term:
+    """An op of the kernel or block level (or thread level) outside the loop structure."""
+    bad = _unknown(operands)
+    if bad is not None:
+        return bad
+    kind = op.kind
+    if kind in ELEMENTWISE_EXPRS:
+        return _pointwise(ELEMENTWISE_EXPRS[kind], operands)
+    if kind == "mul_scalar":
+        return operands[0]
+    if kind == "matmul":
+        return _matmul(operands[0], operands[1], shapes[0], shapes[1])
+    if kind in ("reduce_sum", "reduce_max"):
+        dim, size = op.int_attr("dim"), op.int_attr("size")
+        return _reduce(kind == "reduce_sum", operands[0], dim, shapes[0][dim], size)
+    if kind == "rms_norm":
+        return _rms_norm(operands[0], shapes[0][-1], len(shapes[0]) - 1)
+    if kind == "concat":
+        return _concat(operands, shapes, op.int_attr("dim"))
+    return Unknown(f"no abstract expression for op kind '{kind}'")
+
+
+def _block_op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]], loop: _Loop) -> Term:
+    kind = op.kind
+    bad = _unknown(operands)
+    if bad is not None:
+        return bad
+    if kind == "input":
+        return _input(op, operands[0], loop)
+    if kind == "output":
+        return _output(op, operands[0], loop)
+    if kind.startswith("accum_"):
+        varies = [i in loop.varies for i in op.operands]
+        return _accumulate(kind, operands, shapes, loop.loops, varies)
+    return _op(op, operands, shapes)
+
+
+def _input(op: Op, source: Term, loop: _Loop) -> Term:
+    if not isinstance(source, Cat):
+        return source
+    imap, fdim = op.ints_attr("imap"), op.int_attr("forloop_dim")
+    cut = any(d == source.dim and loop.grid[g] > 1 for g, d in enumerate(imap)) or (
+        fdim == source.dim and loop.loops > 1
+    )
+    if cut:
+        return Unknown("a concatenation is cut across blocks or loop iterations")
+    return source
+
+
+def _output(op: Op, tile: Term, loop: _Loop) -> Term:
+    if not isinstance(tile, Cat):
+        return tile
+    parts = math.prod(loop.grid[g] for g, d in enumerate(op.ints_attr("omap")) if d == tile.dim)
+    return _cat(tile.dim, list(tile.pieces) * parts)
+
+
+def _accumulate(
+    kind: str, operands: list[Term], shapes: list[tuple[int, ...]], loops: int, varies: list[bool]
+) -> Term:
+    # Over a replicated value the loop adds copies (a constant factor), not a new sum.
+    steps = loops if any(varies) else 1
+    x = operands[0]
+    if kind == "accum_sum":
+        return _map(lambda a: sum_of(steps, a[0]), [x])
+    if kind == "accum_max":
+        return _map(lambda a: rmax_of(steps, a[0]), [x])
+    if kind == "accum_rescale":
+        return _map(lambda a: sum_of(steps, Mul(a[0], Exp(a[1]))), [x, operands[1]])
+    shape = shapes[0]
+    last = len(shape) - 1
+    if kind in ("accum_sum_last", "accum_mean_last"):
+        return _reduce_last(lambda e, a: sum_of(steps * e, a), x, shape[-1], last)
+    if kind == "accum_rms_last":
+        return _reduce_last(lambda e, a: sum_of(steps * e, Mul(a, a)), x, shape[-1], last, Sqrt)
+    return Unknown(f"no abstract expression for accumulator '{kind}'")
+
+
+# --- pointwise and piecewise ----------------------------------------------------------------
+
+
+def _cat(dim: int, pieces: list[tuple[int, Term]]) -> Term:
+    """A concatenation, adjacent pieces of one expression merged (expressions do not depend
+    on positions, so they are one piece)."""
+    merged: list[tuple[int, Term]] = []
+    for extent, term in pieces:
+        if merged and merged[-1][1] is term:
+            merged[-1] = (merged[-1][0] + extent, term)
+        else:
+            merged.append((extent, term))
+    if len(merged) == 1:
+        return merged[0][1]
+    return Cat(dim, tuple(merged))
+
+
+def _split(cat: Cat, cuts: list[int]) -> list[Term]:
+    """The pieces of `cat` refined at the given boundaries (a sorted list of end offsets)."""
+    out: list[Term] = []
+    ends: list[tuple[int, Term]] = []
+    offset = 0
+    for extent, term in cat.pieces:
+        offset += extent
+        ends.append((offset, term))
+    k = 0
+    for end in cuts:
+        while ends[k][0] < end:
+            k += 1
+        out.append(ends[k][1])
+    return out
+
+
+def _map(fn: ExprFn, operands: Sequence[Term]) -> Term:
+    """fn applied piece by piece: operands that are concatenations along one dim are
+    aligned; the others are the same for every piece."""
+    cats = [t for t in operands if isinstance(t, Cat)]
+    if not cats:
+        return fn(operands)
+    dim = cats[0].dim
+    if any(c.dim != dim for c in cats):
+        return Unknown("concatenations along different dims meet")
+    ends: set[int] = set()
+    for c in cats:
+        offset = 0
+        for extent, _ in c.pieces:
+            offset += extent
+            ends.add(offset)
+    cuts = sorted(ends)
+    columns = [_split(t, cuts) if isinstance(t, Cat) else [t] * len(cuts) for t in operands]
+    pieces: list[tuple[int, Term]] = []
+    start = 0
+    for k, end in enumerate(cuts):
+        piece = fn([col[k] for col in columns])
+        if isinstance(piece, Cat | Unknown):
+            return piece if isinstance(piece, Unknown) else Unknown("nested concatenation")
+        pieces.append((end - start, piece))
+        start = end
+    return _cat(dim, pieces)
+
+
+def _pointwise(fn: ExprFn, operands: Sequence[Term]) -> Term:
+    return _map(fn, operands)
+
+
+def _add_all(terms: Sequence[Term]) -> Term:
+    out = terms[0]
+    for t in terms[1:]:
+        out = Add(out, t)
+    return out
+
+
+def _reduce_last(
+    fn: Callable[[int, Term], Term],
+    x: Term,
+    extent: int,
+    last: int,
+    wrap: Callable[[Term], Term] | None = None,
+) -> Term:
+    """fn(extent, x) over the last dim, splitting a concatenation of that dim into an add
+    of its pieces' reductions; `wrap` applies to the total."""
+    if isinstance(x, Cat) and x.dim == last:
+        total = _add_all([fn(e, p) for e, p in x.pieces])
+    elif isinstance(x, Cat):
+        return _map(lambda a: _reduce_last(fn, a[0], extent, last, wrap), [x])
+    else:
+        total = fn(extent, x)
+    return wrap(total) if wrap is not None else total
+
+
+def _reduce(is_sum: bool, x: Term, dim: int, extent: int, size: int) -> Term:
+    make = sum_of if is_sum else rmax_of
+
+    def combine(terms: list[Term]) -> Term:
+        if is_sum:
+            return _add_all(terms)
+        out = terms[0]
+        for t in terms[1:]:
+            out = Fn("max", (out, t))
+        return out
+
+    if isinstance(x, Cat) and x.dim == dim:
+        offsets: list[int] = []
+        offset = 0
+        for e, _ in x.pieces:
+            offsets.append(offset)
+            offset += e
+        if any(o % size or e % size for o, (e, _) in zip(offsets, x.pieces, strict=True)):
+            return Unknown("a reduction interleaves the pieces of a concatenation")
+        return combine([make(e // size, p) for e, p in x.pieces])
+    return _map(lambda a: make(extent // size, a[0]), [x])
+
+
+def _rms_norm(x: Term, extent: int, last: int) -> Term:
+    denominator = _reduce_last(lambda e, a: sum_of(e, Mul(a, a)), x, extent, last, Sqrt)
+    if isinstance(denominator, Unknown):
+        return denominator
+    if isinstance(denominator, Cat):
+        return _map(lambda a: Div(a[0], a[1]), [x, denominator])
+    return _map(lambda a: Div(a[0], denominator), [x])
+
+
+def _matmul(a: Term, b: Term, sa: tuple[int, ...], sb: tuple[int, ...]) -> Term:
+    rank = len(sa)
+    k = sa[-1]
+    contraction_a = isinstance(a, Cat) and a.dim == rank - 1
+    contraction_b = isinstance(b, Cat) and b.dim == rank - 2
+    if not (contraction_a or contraction_b):
+        if isinstance(a, Cat) and isinstance(b, Cat) and a.dim != b.dim:
+            return Unknown("a matmul of concatenations along different dims")
+        return _map(lambda t: sum_of(k, Mul(t[0], t[1])), [a, b])
+    # A contraction over concatenated dims: an add over aligned pieces.
+    if (isinstance(a, Cat) and not contraction_a) or (isinstance(b, Cat) and not contraction_b):
+        return Unknown("a matmul of concatenations along different dims")
+    ends: set[int] = set()
+    for t in (a, b):
+        if isinstance(t, Cat):
+            offset = 0
+            for e, _ in t.pieces:
+                offset += e
+                ends.add(offset)
+    cuts = sorted(ends)
+    left = _split(a, cuts) if isinstance(a, Cat) else [a] * len(cuts)
+    right = _split(b, cuts) if isinstance(b, Cat) else [b] * len(cuts)
+    terms: list[Term] = []
+    start = 0
+    for k_piece, (x, y) in zip(cuts, zip(left, right, strict=True), strict=True):
+        terms.append(sum_of(k_piece - start, Mul(x, y)))
+        start = k_piece
+    return _add_all(terms)
+
+
+def _concat(operands: list[Term], shapes: list[tuple[int, ...]], dim: int) -> Term:
+    pieces: list[tuple[int, Term]] = []
+    for term, shape in zip(operands, shapes, strict=True):
+        if isinstance(term, Cat):
+            if term.dim != dim:
+                return Unknown("a concatenation of concatenations along another dim")
+            pieces.extend(term.pieces)
+        else:
+            pieces.append((shape[dim], term))
+    return _cat(dim, pieces)
