@@ -31,9 +31,15 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     return {"kernel": _kernel, "block": _block, "thread": _thread}
 
 
+def _check_equivalence() -> type[ModulePass]:
+    from mirage.passes.equivalence.check_equivalence import CheckEquivalencePass
+
+    return CheckEquivalencePass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name -> factory of its class. Each pass module registers itself here."""
-    return {}
+    return {"check-equivalence": _check_equivalence}
 
 
 def get_all_targets() -> dict[str, Callable[[], type]]:

@@ -188,7 +188,10 @@ def _accumulate(op: Op, args: list[V], domain: Domain[V], loops: int) -> V:
 
     def every_iteration(v: V) -> V:
         # A loop-invariant value has extent 1 on the iteration axis; it still counts once
-        # per iteration.
+        # per iteration. A value that already varies per iteration is passed as it is, so
+        # a domain can see the reduction of its own result (e.g. a pending product).
+        if domain.shape(v)[it] == loops:
+            return v
         return domain.restructure(
             v, lambda a: np.broadcast_to(a, (*a.shape[:it], loops, *a.shape[it + 1 :]))
         )

@@ -1,0 +1,59 @@
+"""`check-equivalence{reference=NAME candidate=NAME}`: proves two functions of a module
+equivalent by random tests over finite fields, or fails with a counterexample."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from mirage.dialects.ugraph.from_ir import graph_from_func
+from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.equivalence.stability import StabilityOptions
+from mirage.passes.equivalence.verifier import VerificationError, Verifier, VerifierOptions
+
+
+@dataclass(frozen=True)
+class CheckEquivalencePass(ModulePass):
+    """Leaves the module unchanged when @candidate is equivalent to @reference; fails with
+    the seed, output and first differing index of a random test that tells them apart."""
+
+    name = "check-equivalence"
+
+    reference: str
+    candidate: str
+    seed: int = 0
+    error_bound: float = 1e-12
+    stability: bool = True
+    """Also reject numerically unstable rewrites (float32 drift beyond the dtype bound)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        reference = self._graph(op, self.reference)
+        candidate = self._graph(op, self.candidate)
+        options = VerifierOptions(
+            seed=self.seed,
+            error_bound=self.error_bound,
+            stability=StabilityOptions() if self.stability else None,
+        )
+        try:
+            verdict = Verifier(reference, options).verify(candidate)
+        except VerificationError as e:
+            raise PassFailedException(f"{self.name}: @{self.reference}: {e}") from None
+        if not verdict.equivalent:
+            raise PassFailedException(
+                f"{self.name}: @{self.candidate} is not equivalent to @{self.reference}: "
+                f"{verdict.counterexample or verdict.reason}"
+            )
+
+    def _graph(self, module: ModuleOp, name: str) -> Graph:
+        for op in module.ops:
+            if isinstance(op, FuncOp) and op.sym_name.data == name:
+                try:
+                    return graph_from_func(op)
+                except ValueError as e:
+                    raise PassFailedException(f"{self.name}: @{name}: {e}") from None
+        raise PassFailedException(f"{self.name}: no function @{name} in the module")

@@ -1,0 +1,296 @@
+"""Probabilistic equivalence verification: the API the search calls.
+
+`Verifier(reference)` draws the random tests once (inputs and omega per test, from a seed)
+and evaluates the reference on them: that is the reference's fingerprint. `verify(candidate)`
+then evaluates the candidate on the same tests, as many as the error bound asks for, and
+compares; results of ops shared with programs evaluated before (the reference, earlier
+candidates) are reused. A candidate that passes is also run in float32 on random floats and
+rejected if it is a numerically unstable rewrite of the reference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from mirage.dialects.semantics.domain import FloatDomain
+from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.equivalence.contraction import ContractingDomain
+from mirage.passes.equivalence.domain import FFValue, FiniteFieldDomain, Lazy
+from mirage.passes.equivalence.field import P, Q, random_omega
+from mirage.passes.equivalence.incremental import ResultCache, run_incremental
+from mirage.passes.equivalence.soundness import ErrorBound, ProgramFacts, analyze, error_bound
+from mirage.passes.equivalence.stability import (
+    FloatArray,
+    StabilityOptions,
+    drift,
+    stability_inputs,
+)
+
+MAX_DISCARDED = 16
+"""Random tests in a row on which a program may meet a zero denominator before it is
+taken to divide by zero everywhere."""
+
+
+class VerificationError(ValueError):
+    """The reference cannot be fingerprinted (it divides by zero on every random test)."""
+
+
+@dataclass(frozen=True)
+class VerifierOptions:
+    seed: int = 0
+    """Seeds the random tests (each test's seed derives from it and its index)."""
+    error_bound: float = 1e-12
+    """Largest acceptable probability that two different programs pass every test."""
+    max_tests: int = 64
+    """Tests run when no number of tests reaches the bound (many exponentials)."""
+    stability: StabilityOptions | None = field(default_factory=StabilityOptions)
+    """The float32 check; None turns it off."""
+    cache_bytes: int = 1 << 30
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    seed: int
+    """The seed of the random test (inputs and omega) that tells the programs apart."""
+    output: int
+    index: tuple[int, ...]
+    """The first position (row-major) where the outputs differ."""
+
+    def __str__(self) -> str:
+        return (
+            f"output {self.output} differs at index {list(self.index)} "
+            f"in the random test with seed {self.seed}"
+        )
+
+
+@dataclass(frozen=True)
+class Verdict:
+    equivalent: bool
+    sound: bool
+    """Every op of both programs has an exact finite-field rule (else `error_bound` holds
+    only for the stand-in rules of `unsound_ops`)."""
+    unsound_ops: tuple[str, ...]
+    tests: int
+    """Random tests in Z_P x Z_Q that the candidate passed (or ran, when it failed)."""
+    error_bound: float
+    """Probability bound that a different candidate passes all of them (1: no bound)."""
+    bound: ErrorBound
+    counterexample: Counterexample | None = None
+    reason: str = ""
+    """Why the candidate was rejected when there is no counterexample."""
+    float32_drift: float | None = None
+    reference_float32_drift: float | None = None
+
+    def __str__(self) -> str:
+        if not self.equivalent:
+            return f"not equivalent: {self.counterexample or self.reason}"
+        text = "equivalent"
+        if not self.sound:
+            text += f", unsound ops: {', '.join(self.unsound_ops)}"
+        field_name = f"Z_{P} x Z_{Q}"
+        if self.error_bound < 1.0:
+            return (
+                f"{text} ({self.tests} random tests in {field_name}, "
+                f"error probability <= {self.error_bound:.1e})"
+            )
+        return f"{text} ({self.tests} random tests in {field_name}, no error bound)"
+
+
+@dataclass
+class FieldTest:
+    """One random test: its seed, omega, inputs, and the reference's outputs."""
+
+    seed: int
+    domain: ContractingDomain[FFValue]
+    inputs: list[FFValue]
+    reference: list[FFValue]
+
+
+def draw_inputs(graph: Graph, seed: int) -> tuple[ContractingDomain[FFValue], list[FFValue]]:
+    """The domain (with its random omega) and the random inputs of the test `seed`."""
+    rng = np.random.default_rng(seed)
+    domain = ContractingDomain(FiniteFieldDomain(random_omega(rng)))
+    inputs: list[FFValue] = []
+    for ty in graph.args:
+        re = rng.integers(0, P, size=ty.shape).astype(np.float64)
+        q_seed = int(rng.integers(1 << 62))
+        inputs.append(FFValue(re, None, _lazy_uniform(q_seed, ty.shape, Q)))
+    return domain, inputs
+
+
+def _lazy_uniform(seed: int, shape: tuple[int, ...], m: int) -> Lazy:
+    # The Z_Q parts only matter on paths into an exponential: drawn when first used.
+    return Lazy(
+        lambda: (np.random.default_rng(seed).integers(0, m, size=shape).astype(np.float64), False)
+    )
+
+
+def seed_of_test(base: int, index: int) -> int:
+    return int(np.random.SeedSequence([base, index]).generate_state(1, np.uint32)[0])
+
+
+def _size(value: Any) -> int:
+    if isinstance(value, FFValue):
+        return value.nbytes
+    return int(getattr(value, "nbytes", 0))
+
+
+class ReferenceFingerprint:
+    """The reference's outputs on the random tests (drawn on demand, kept), and its float
+    results for the stability check."""
+
+    def __init__(self, reference: Graph, options: VerifierOptions | None = None) -> None:
+        self.graph = reference
+        self.options = options or VerifierOptions()
+        self.facts: ProgramFacts = analyze(reference)
+        self.cache: ResultCache[Any] = ResultCache(_size, self.options.cache_bytes)
+        self.tests: list[FieldTest] = []
+        self.discarded = 0
+        self._attempt = 0
+        self._float: tuple[list[FloatArray], list[FloatArray], float] | None = None
+        own = error_bound(self.facts, self.facts).tests_for(self.options.error_bound)
+        for i in range(min(own or 1, self.options.max_tests)):
+            self.test(i)
+
+    def test(self, index: int) -> FieldTest:
+        """The index-th test, drawn now if needed: tests where the reference meets a zero
+        denominator are discarded and redrawn."""
+        while len(self.tests) <= index:
+            misses = 0
+            while True:
+                seed = seed_of_test(self.options.seed, self._attempt)
+                self._attempt += 1
+                domain, inputs = draw_inputs(self.graph, seed)
+                outputs = run_incremental(
+                    self.graph, inputs, domain, self.cache, ("ff", seed), domain.force
+                )
+                if not any(o.poisoned for o in outputs):
+                    break
+                self.discarded += 1
+                misses += 1
+                if misses >= MAX_DISCARDED:
+                    raise VerificationError(
+                        f"the reference meets a zero denominator in {misses} random tests "
+                        "in a row: it divides by zero everywhere"
+                    )
+            self.tests.append(FieldTest(seed, domain, inputs, outputs))
+        return self.tests[index]
+
+    def float_reference(self) -> tuple[list[FloatArray], list[FloatArray], float]:
+        """(float32 inputs, the reference's float64 outputs, its float32 drift)."""
+        if self._float is None:
+            opts = self.options.stability or StabilityOptions()
+            inputs = stability_inputs(self.graph, opts)
+            f64 = ContractingDomain(FloatDomain(np.float64))
+            f32 = ContractingDomain(FloatDomain(np.float32))
+            want = run_incremental(self.graph, inputs, f64, None, "f64", f64.force)
+            in32 = [x.astype(np.float32) for x in inputs]
+            got = run_incremental(self.graph, in32, f32, self.cache, "f32", f32.force)
+            self._float = (in32, want, drift(got, want))
+        return self._float
+
+
+class Verifier:
+    """Verifies candidates against one reference program."""
+
+    def __init__(
+        self, reference: Graph | ReferenceFingerprint, options: VerifierOptions | None = None
+    ) -> None:
+        if isinstance(reference, ReferenceFingerprint):
+            self.fingerprint = reference
+        else:
+            self.fingerprint = ReferenceFingerprint(reference, options)
+        self.options = self.fingerprint.options
+        self._f32 = ContractingDomain(FloatDomain(np.float32))
+
+    def verify(self, candidate: Graph) -> Verdict:
+        fp = self.fingerprint
+        facts = analyze(candidate)
+        bound = error_bound(fp.facts, facts) if _same_outputs(fp.graph, candidate) else None
+        unsound = tuple(sorted(set(fp.facts.unsound_ops) | set(facts.unsound_ops)))
+        mismatch = _signature_mismatch(fp.graph, candidate)
+        if mismatch or bound is None:
+            return Verdict(
+                False, not unsound, unsound, 0, 1.0, ErrorBound(0, 0, 1.0), reason=mismatch
+            )
+        wanted = bound.tests_for(self.options.error_bound) or self.options.max_tests
+        wanted = min(wanted, self.options.max_tests)
+
+        def verdict(equivalent: bool, tests: int, **more: Any) -> Verdict:
+            achieved = bound.after(tests) if equivalent else 1.0
+            return Verdict(equivalent, not unsound, unsound, tests, achieved, bound, **more)
+
+        passed = 0
+        inconclusive = 0
+        index = 0
+        while passed < wanted:
+            test = fp.test(index)
+            index += 1
+            outputs = run_incremental(
+                candidate, test.inputs, test.domain, fp.cache, ("ff", test.seed), test.domain.force
+            )
+            if any(o.poisoned for o in outputs):
+                inconclusive += 1
+                if inconclusive >= MAX_DISCARDED:
+                    return verdict(
+                        False,
+                        passed,
+                        reason=f"the candidate meets a zero denominator in {inconclusive} "
+                        "random tests where the reference does not",
+                    )
+                continue
+            found = _first_difference(test, outputs)
+            if found is not None:
+                return verdict(False, passed + 1, counterexample=found)
+            passed += 1
+        if self.options.stability is None:
+            return verdict(True, passed)
+        inputs, want, reference_drift = fp.float_reference()
+        got = run_incremental(candidate, inputs, self._f32, fp.cache, "f32", self._f32.force)
+        candidate_drift = drift(got, want)
+        limit = self.options.stability.bound
+        if candidate_drift > limit >= reference_drift:
+            return verdict(
+                False,
+                passed,
+                reason=f"numerically unstable: its float32 result drifts {candidate_drift:.1e} "
+                f"from float64 (relative), beyond the bound {limit:.1e}; the reference's "
+                f"drifts {reference_drift:.1e}",
+                float32_drift=candidate_drift,
+                reference_float32_drift=reference_drift,
+            )
+        return verdict(
+            True,
+            passed,
+            float32_drift=candidate_drift,
+            reference_float32_drift=reference_drift,
+        )
+
+
+def _same_outputs(reference: Graph, candidate: Graph) -> bool:
+    return len(reference.outputs) == len(candidate.outputs)
+
+
+def _signature_mismatch(reference: Graph, candidate: Graph) -> str:
+    ra = [t.shape for t in reference.args]
+    ca = [t.shape for t in candidate.args]
+    if ra != ca:
+        return f"the candidate's argument shapes {ca} differ from the reference's {ra}"
+    ro = [t.shape for t in reference.output_types]
+    co = [t.shape for t in candidate.output_types]
+    if ro != co:
+        return f"the candidate's output shapes {co} differ from the reference's {ro}"
+    return ""
+
+
+def _first_difference(test: FieldTest, outputs: list[FFValue]) -> Counterexample | None:
+    for j, (want, got) in enumerate(zip(test.reference, outputs, strict=True)):
+        same = want.same_as(got)
+        if not bool(np.all(same)):
+            flat = int(np.argmin(np.broadcast_to(same, want.shape).ravel()))
+            index = tuple(int(i) for i in np.unravel_index(flat, want.shape))
+            return Counterexample(test.seed, j, index)
+    return None
