@@ -114,6 +114,55 @@ def save_outputs(path: str, outputs: dict[str, NDArray[Any]]) -> None:
         raise
 
 
+def reference(graph: Graph, inputs: Sequence[NDArray[Any]], args: Any) -> list[NDArray[Any]]:
+    try:
+        return evaluate(graph, inputs, FloatDomain(np.float64))
+    except EvaluationError as e:
+        raise ToolError(f"{args.file}: error: @{args.function}: {e}") from None
+
+
+def use_gpu(choice: str) -> bool:
+    if choice == "cpu":
+        return False
+    from mirage.lowering.runtime.errors import NoDeviceError
+    from mirage.lowering.runtime.gpu_run import gpu_available
+
+    try:
+        return gpu_available(required=choice == "gpu")
+    except NoDeviceError as e:
+        raise ToolError(f"error: {e}") from None
+
+
+def run_on_gpu(
+    func: FuncOp, graph: Graph, inputs: Sequence[NDArray[Any]], args: Any
+) -> list[NDArray[Any]]:
+    """Lower `func`, run it on the GPU, and (with --check) hold it against the reference."""
+    from mirage.lowering.runtime import gpu_run
+    from mirage.lowering.runtime.errors import CudaError
+    from mirage.lowering.runtime.timing import TimingMethod
+
+    where = f"{args.file}: error: @{args.function}"
+    try:
+        program = gpu_run.lowering_entry_point()(func, args.arch or gpu_run.default_arch())
+        result = gpu_run.run_program(program, inputs, TimingMethod() if args.time else None)
+    except (NotImplementedError, ValueError, CudaError) as e:
+        raise ToolError(f"{where}: {e}") from None
+    print(f"device: {result.device_name} ({result.image_source})")
+    if args.check:
+        dtypes = [t.dtype for t in graph.output_types]
+        # The reference sees the inputs rounded as the GPU saw them.
+        expected = reference(graph, result.inputs, args)
+        errors = gpu_run.compare(result.outputs, expected, dtypes)
+        for i, (err, ok) in enumerate(errors):
+            verdict = "ok" if ok else "FAILED"
+            print(f"out{i}: relative error {err:.2e} against the float64 reference ({verdict})")
+        if not all(ok for _, ok in errors):
+            raise ToolError(f"{where}: the GPU result differs from the float64 reference")
+    if result.timing is not None:
+        print(f"time: {result.timing.summary()}")
+    return result.outputs
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="mirage-run", description="Run a function of a μGraph module on inputs."
@@ -126,6 +175,19 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--keep-float64", action="store_true", help="save outputs in float64, not their types"
     )
+    gpu = parser.add_argument_group("GPU")
+    gpu.add_argument(
+        "--device",
+        choices=("auto", "cpu", "gpu"),
+        default="auto",
+        help="gpu: lower to PTX and run on CUDA device 0; cpu: the float64 reference; "
+        "auto (default): gpu when a CUDA device is found",
+    )
+    gpu.add_argument("--arch", help="target of the lowering (default: the device's own)")
+    gpu.add_argument(
+        "--check", action="store_true", help="compare GPU outputs with the float64 reference"
+    )
+    gpu.add_argument("--time", action="store_true", help="time the GPU kernels (DESIGN §8 method)")
     args = parser.parse_args(argv)
 
     module = load_module(args.file)
@@ -135,10 +197,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     except UnsupportedOpError as e:
         raise ToolError(f"{args.file}: error: @{args.function}: {e}") from None
     inputs = read_inputs(args.inputs, graph) if args.inputs else random_inputs(graph, args.seed)
-    try:
-        outputs = evaluate(graph, inputs, FloatDomain(np.float64))
-    except EvaluationError as e:
-        raise ToolError(f"{args.file}: error: @{args.function}: {e}") from None
+    if use_gpu(args.device):
+        outputs = run_on_gpu(func, graph, inputs, args)
+    else:
+        outputs = reference(graph, inputs, args)
     named = {
         f"out{i}": out if args.keep_float64 else out.astype(_SAVE_DTYPES[ty.dtype])
         for i, (out, ty) in enumerate(zip(outputs, graph.output_types, strict=True))

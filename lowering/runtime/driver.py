@@ -231,7 +231,7 @@ class Stream:
 
     def __init__(self) -> None:
         drv = api()
-        self._stream: Any = call("cuStreamCreate", drv.CUstream_flags.CU_STREAM_NON_BLOCKING)
+        self._stream: Any = call("cuStreamCreate", int(drv.CUstream_flags.CU_STREAM_NON_BLOCKING))
         self.handle = int(self._stream)
 
     def __del__(self) -> None:
@@ -244,7 +244,7 @@ class Stream:
 class Event:
     def __init__(self, timing: bool = True) -> None:
         drv = api()
-        flags = (
+        flags = int(
             drv.CUevent_flags.CU_EVENT_DEFAULT
             if timing
             else drv.CUevent_flags.CU_EVENT_DISABLE_TIMING
@@ -271,7 +271,9 @@ class Event:
 
 def order_after(waiting: int, producer: int) -> None:
     """Make stream `waiting` run after the work queued so far on stream `producer`."""
-    if waiting == producer:
+    # 0 and 1 both name the legacy default stream (1 is CU_STREAM_LEGACY, DLPack's and the
+    # array interface's spelling of it).
+    if waiting == producer or {waiting, producer} <= {0, 1}:
         return
     ev = Event(timing=False)
     ev.record(producer)

@@ -260,13 +260,25 @@ class LoadedProgram:
             for b, spec in zip(bound_out, self.program.outputs, strict=True):
                 driver.memset(b.ptr, POISON[spec.dtype], spec.itemsize, spec.nbytes, s)
         self.launch([b.ptr for b in bound + bound_out], s)
-        copy_back = [(b, spec) for b, spec in zip(bound_out, self.program.outputs, strict=True)]
-        copy_back = [(b, spec) for b, spec in copy_back if b.host is not None]
-        for b, spec in copy_back:
-            assert b.host is not None
-            driver.call("cuMemcpyDtoHAsync", b.host.ptr, b.ptr, spec.nbytes, driver.as_stream(s))
+        copy_back = [
+            (b.host, b.ptr, spec.nbytes)
+            for b, spec in zip(bound_out, self.program.outputs, strict=True)
+            if b.host is not None
+        ]
+        what = f"running {', '.join(self.program.kernel_names)}"
+        try:
+            for host, ptr, nbytes in copy_back:
+                driver.call(
+                    "cuMemcpyDtoHAsync",
+                    host.ptr,
+                    driver.api().CUdeviceptr(ptr),
+                    nbytes,
+                    driver.as_stream(s),
+                )
+        except CudaError as e:  # a kernel's fault can surface at the next call on the stream
+            raise CudaError(f"{what}: {e}") from None
         if copy_back or sync:
-            driver.synchronize(s, f"running {', '.join(self.program.kernel_names)}")
+            driver.synchronize(s, what)
         return tuple(outputs)
 
 

@@ -1,0 +1,174 @@
+"""Time built programs and PyTorch baselines on the GPU by the DESIGN §8 method.
+
+    python3 benchmarks/run_gpu.py [--program [CASE=]FILE.json ...] [--baseline CASE ...]
+        [--modes eager,compile] [--samples N] [--no-graph] [--bandwidth]
+        [--append benchmarks/RESULTS.md]
+
+CASE is NAME[:TAG] of benchmarks/torch_programs.py (rmsnorm_linear:b1, gated_mlp, lora). A
+program given with a case is first checked against that case's PyTorch program in float64
+(fresh random inputs, outputs poisoned), then timed. Each line of the printed table is one
+case, beside its floor (bytes over copy bandwidth) and DESIGN §8's figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from harness import (
+    DESIGN_H200,
+    H200_COPY_BANDWIDTH,
+    BenchCase,
+    TimingMethod,
+    case_bytes,
+    check_program,
+    floor_us,
+    measure_copy_bandwidth,
+    measure_program,
+    measure_torch,
+    program_bytes,
+    torch_case_args,
+    torch_reference,
+)
+
+from mirage.lowering.runtime import (
+    CompiledProgram,
+    driver,
+    load,
+)
+from mirage.lowering.runtime.errors import ArgumentError, CudaError
+from mirage.lowering.runtime.program import ProgramError
+
+MAX_REL_ERR = 1e-2
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="run_gpu.py", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--program", action="append", default=[], metavar="[CASE=]FILE.json")
+    ap.add_argument("--baseline", action="append", default=[], metavar="CASE")
+    ap.add_argument("--modes", default="eager,compile", help="baseline modes (eager,compile)")
+    ap.add_argument("--samples", type=int, default=50)
+    ap.add_argument("--no-graph", action="store_true", help="time plain calls, not graph replay")
+    ap.add_argument("--bandwidth", action="store_true", help="measure copy bandwidth first")
+    ap.add_argument("--append", metavar="MD", help="append the table to this Markdown file")
+    args = ap.parse_args(argv)
+
+    method = TimingMethod(samples=args.samples, graph=not args.no_graph)
+    try:
+        device = driver.get_device()
+    except CudaError as e:
+        print(f"run_gpu.py: {e}", file=sys.stderr)
+        return 1
+    bandwidth = H200_COPY_BANDWIDTH
+    notes: list[str] = []
+    if args.bandwidth:
+        bandwidth = measure_copy_bandwidth()
+        notes.append(f"device-to-device copy bandwidth measured here: {bandwidth / 1e12:.2f} TB/s")
+
+    header = ["case", "what", "floor µs", "median µs", "IQR µs", "DESIGN §8 µs", "note"]
+    rows: list[list[str]] = []
+
+    for spec in args.program:
+        case_text, _, path = spec.rpartition("=")
+        try:
+            program = CompiledProgram.load(path)
+            loaded = load(program)
+        except (ProgramError, CudaError) as e:
+            print(f"run_gpu.py: {path}: {e}", file=sys.stderr)
+            return 1
+        note = loaded.image_source
+        label = Path(path).stem
+        if case_text:
+            case = BenchCase.parse(case_text)
+            label = case.label
+            try:
+                err = check_program(loaded, torch_reference(case))
+            except (ArgumentError, CudaError) as e:
+                print(f"run_gpu.py: {path}: {e}", file=sys.stderr)
+                return 1
+            ok = err < MAX_REL_ERR
+            note += f"; rel. error {err:.1e} {'ok' if ok else 'TOO LARGE'}"
+            if not ok:
+                rows.append([label, "ours", "", "", "", "", note])
+                continue
+        t = measure_program(loaded, method)
+        design = DESIGN_H200.get(label)
+        rows.append(
+            [
+                label,
+                f"ours ({Path(path).name})",
+                f"{floor_us(program_bytes(program), bandwidth):.2f}",
+                f"{t.median_us:.2f}",
+                f"{t.spread_us:.2f}",
+                "" if design is None else f"compile {design[2]}",
+                note + f"; {t.copies} input copies",
+            ]
+        )
+
+    modes = [m for m in args.modes.split(",") if m]
+    for case_text in args.baseline:
+        case = BenchCase.parse(case_text)
+        tensors = torch_case_args(case)
+        design = DESIGN_H200.get(case.label)
+        for mode in modes:
+            t = measure_torch(case.function(), tensors, method, compile=mode == "compile")
+            ref = "" if design is None else f"{design[1 if mode == 'eager' else 2]}"
+            rows.append(
+                [
+                    case.label,
+                    "torch.compile" if mode == "compile" else "eager",
+                    f"{floor_us(case_bytes(case), bandwidth):.2f}",
+                    f"{t.median_us:.2f}",
+                    f"{t.spread_us:.2f}",
+                    ref,
+                    f"{t.copies} input copies",
+                ]
+            )
+
+    table = [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
+    how = (
+        f"median of {method.samples} samples, "
+        + (
+            f"each a CUDA graph replay of >= {method.calls_per_sample} calls"
+            if method.graph
+            else "each one call"
+        )
+        + f", inputs rotated over copies spanning {method.l2_multiple:g}x L2"
+    )
+    print(f"measured on one {device.name}; {how}")
+    for n in notes:
+        print(n)
+    print("\n".join(table))
+    if args.append:
+        command = "python3 benchmarks/run_gpu.py " + " ".join(
+            shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)
+        )
+        section = [
+            "",
+            f"## {datetime.date.today().isoformat()}: run_gpu.py, measured on one {device.name}",
+            "",
+            f"Command: `{command}`",
+            "",
+            f"Method: {how}.",
+            *(f"{n}." for n in notes),
+            "",
+            *table,
+            "",
+        ]
+        with open(args.append, "a") as f:
+            f.write("\n".join(section))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
