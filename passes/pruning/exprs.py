@@ -156,19 +156,23 @@ def _evaluate(
             outs = list(body.outputs)
         elif level == _Level.BLOCK and loop is not None:
             outs = [_block_op(op, operands, shapes, loop)]
-            if index < graph.loop_end and (
-                (op.kind == "input" and op.int_attr("forloop_dim") != REPLICATE)
-                or (not op.kind.startswith("accum_") and any(i in loop.varies for i in op.operands))
-            ):
-                loop.varies.update(results)
         else:
             outs = [_op(op, operands, shapes)]
+        if loop is not None and index < graph.loop_end and _varies(op, loop):
+            loop.varies.update(results)
         if len(outs) != len(results):
             outs = [Unknown(f"{op.kind} gives {len(results)} results, its body {len(outs)}")] * len(
                 results
             )
         terms.extend(outs)
     return AbstractExprs(graph, tuple(terms), bodies)
+
+
+def _varies(op: Op, loop: _Loop) -> bool:
+    """Does this per-iteration op's result differ between loop iterations?"""
+    if op.kind == "input":
+        return op.int_attr("forloop_dim") != REPLICATE
+    return not op.kind.startswith("accum_") and any(i in loop.varies for i in op.operands)
 
 
 def _launch(op: Op, operands: list[Term]) -> tuple[list[Term], AbstractExprs]:

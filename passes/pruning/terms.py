@@ -264,12 +264,22 @@ _RESERVED = frozenset({"sum", "add", "mul", "div", "exp", "sqrt", "rmax", "cat"}
 
 
 def sum_of(n: int, arg: Term) -> Term:
-    """sum(n, arg), with x = sum(1, x)."""
-    return arg if n == 1 else Sum(n, arg)
+    """sum(n, arg), written as A_eq allows it most simply: x = sum(1, x) and
+    sum(i, sum(j, x)) = sum(i*j, x)."""
+    if n == 1:
+        return arg
+    if isinstance(arg, Sum):
+        return Sum(n * arg.n, arg.arg)
+    return Sum(n, arg)
 
 
 def rmax_of(n: int, arg: Term) -> Term:
-    return arg if n == 1 else RMax(n, arg)
+    """rmax(n, arg), with a maximum of maxima written as one."""
+    if n == 1:
+        return arg
+    if isinstance(arg, RMax):
+        return RMax(n * arg.n, arg.arg)
+    return RMax(n, arg)
 
 
 # --- reading the printed form back ---------------------------------------------------------
