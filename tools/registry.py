@@ -37,9 +37,18 @@ def _check_equivalence() -> type[ModulePass]:
     return CheckEquivalencePass
 
 
+def _annotate_abstract_expr() -> type[ModulePass]:
+    from mirage.passes.pruning.annotate import AnnotateAbstractExprPass
+
+    return AnnotateAbstractExprPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name -> factory of its class. Each pass module registers itself here."""
-    return {"check-equivalence": _check_equivalence}
+    return {
+        "annotate-abstract-expr": _annotate_abstract_expr,
+        "check-equivalence": _check_equivalence,
+    }
 
 
 def get_all_targets() -> dict[str, Callable[[], type]]:
