@@ -6,13 +6,24 @@ from __future__ import annotations
 from abc import ABC
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import (
+    I64,
+    DenseArrayBase,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+    f64,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
+    operand_def,
     prop_def,
     region_def,
+    result_def,
     traits_def,
     var_operand_def,
     var_result_def,
@@ -20,10 +31,10 @@ from xdsl.irdl import (
 from xdsl.traits import IsolatedFromAbove, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from mirage.dialects import common
+from mirage.dialects import common, shapes
 from mirage.dialects.elementwise import define_elementwise_ops
 from mirage.dialects.scope import check_dominance
-from mirage.dialects.types import tensor_shape
+from mirage.dialects.types import check_result_shape, tensor_shape
 
 MAX_THREADS_PER_BLOCK = 1024
 SHARED_MEMORY_LIMIT_BYTES = 227 * 1024
@@ -80,6 +91,88 @@ class RmsNormOp(_KernelLevel, common.RmsNormOp):
 @irdl_op_definition
 class ConcatOp(_KernelLevel, common.ConcatOp):
     name = "kernel.concat"
+
+
+@irdl_op_definition
+class ConstantOp(_KernelLevel):
+    """A tensor holding one value in every element (a splat). Its result broadcasts like
+    any operand, so `x + eps` is `kernel.add` of x and a constant of extents 1."""
+
+    name = "kernel.constant"
+    value = prop_def(FloatAttr[Float64Type])
+    result = result_def(TensorType)
+    assembly_format = "$value attr-dict `:` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, value: float, result_type: Attribute):
+        super().__init__(result_types=[result_type], properties={"value": FloatAttr(value, f64)})
+
+    def verify_(self) -> None:
+        super().verify_()
+        tensor_shape(self.result.type, "result")
+
+
+@irdl_op_definition
+class TransposeOp(_KernelLevel):
+    """Permutes dims: result dim i is operand dim permutation[i]."""
+
+    name = "kernel.transpose"
+    input = operand_def(TensorType)
+    permutation = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    assembly_format = (
+        "$input `permutation` $permutation attr-dict `:` type($input) `->` type($result)"
+    )
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        permutation: Sequence[int],
+        result_type: Attribute | None = None,
+    ):
+        if result_type is None:
+            it = SSAValue.get(input).type
+            assert isinstance(it, TensorType)
+            shape = shapes.transpose(tuple(it.get_shape()), permutation)
+            result_type = TensorType(it.element_type, shape)
+        super().__init__(
+            operands=[input],
+            result_types=[result_type],
+            properties={"permutation": _dense_i64(permutation)},
+        )
+
+    def verify_(self) -> None:
+        super().verify_()
+        perm = [int(p) for p in self.permutation.get_values()]
+        try:
+            want = shapes.transpose(tensor_shape(self.input.type, "operand"), perm)
+        except shapes.ShapeError as e:
+            raise VerifyException(str(e)) from e
+        check_result_shape(tensor_shape(self.result.type, "result"), want)
+
+
+@irdl_op_definition
+class ReshapeOp(_KernelLevel):
+    """The same elements in row-major order, under another shape."""
+
+    name = "kernel.reshape"
+    input = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(self, input: SSAValue | Operation, result_type: Attribute):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def verify_(self) -> None:
+        super().verify_()
+        try:
+            shapes.reshape(
+                tensor_shape(self.input.type, "operand"), tensor_shape(self.result.type, "result")
+            )
+        except shapes.ShapeError as e:
+            raise VerifyException(str(e)) from e
 
 
 ELEMENTWISE_OPS = define_elementwise_ops("kernel", UnaryOp, BinaryOp)
@@ -206,6 +299,9 @@ KernelDialect = Dialect(
         ReduceMaxOp,
         RmsNormOp,
         ConcatOp,
+        ConstantOp,
+        TransposeOp,
+        ReshapeOp,
         GraphOp,
         *ELEMENTWISE_OPS.values(),
     ],

@@ -79,6 +79,27 @@ def concat(shapes: Sequence[Shape], dim: int) -> Shape:
     return (*first[:dim], sum(s[dim] for s in shapes), *first[dim + 1 :])
 
 
+def transpose(shape: Shape, permutation: Sequence[int]) -> Shape:
+    """Result dim i is operand dim permutation[i]."""
+    if sorted(permutation) != list(range(len(shape))):
+        raise ShapeError(
+            f"permutation {list(permutation)} is not a permutation of the {len(shape)} dims"
+        )
+    return tuple(shape[p] for p in permutation)
+
+
+def reshape(shape: Shape, new: Shape) -> Shape:
+    """A row-major reshape keeps the number of elements."""
+    if any(d < 1 for d in new):
+        raise ShapeError(f"reshape target {_fmt(new)} must have positive extents")
+    if math.prod(shape) != math.prod(new):
+        raise ShapeError(
+            f"reshape from {_fmt(shape)} ({math.prod(shape)} elements) to {_fmt(new)} "
+            f"({math.prod(new)} elements) changes the number of elements"
+        )
+    return tuple(new)
+
+
 def last_dim_to_one(shape: Shape) -> Shape:
     if not shape:
         raise ShapeError("a reduction over the last dim needs rank >= 1")

@@ -81,6 +81,15 @@ def _apply(op: Op, args: list[V], domain: Domain[V], lead: int) -> list[V]:
         return [_rms_norm(domain, args[0])]
     if kind == "concat":
         return [domain.concat(_broadcast_leading(domain, args, lead), lead + op.int_attr("dim"))]
+    if kind == "constant":
+        shape = op.results[0].shape
+        return [domain.from_array(np.full(shape, op.float_attr("value")))]
+    if kind == "transpose":
+        perm = [*range(lead), *(lead + p for p in op.ints_attr("permutation"))]
+        return [domain.restructure(args[0], lambda a: a.transpose(perm))]
+    if kind == "reshape":
+        shape = op.results[0].shape
+        return [domain.restructure(args[0], lambda a: a.reshape((*a.shape[:lead], *shape)))]
     if kind == "graph":
         assert op.body is not None
         return _run_launch(op, args, domain)
