@@ -31,6 +31,13 @@ class MirageOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         super().__init__(description="mirage-xdsl modular optimizer driver", args=args)
 
+    def register_all_targets(self) -> None:
+        from mirage.tools.registry import get_all_targets
+
+        # ours first: xDSL's own `llvm` target knows nothing of gpu.module kernels
+        self.available_targets.update(get_all_targets())  # pyright: ignore[reportArgumentType]
+        super().register_all_targets()
+
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:

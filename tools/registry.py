@@ -27,8 +27,14 @@ def _thread() -> Dialect:
     return ThreadDialect
 
 
+def _nvvm() -> Dialect:
+    from mirage.dialects.nvvm import NVVM
+
+    return NVVM
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    return {"kernel": _kernel, "block": _block, "thread": _thread}
+    return {"kernel": _kernel, "block": _block, "thread": _thread, "nvvm": _nvvm}
 
 
 def _check_equivalence() -> type[ModulePass]:
@@ -43,16 +49,29 @@ def _annotate_abstract_expr() -> type[ModulePass]:
     return AnnotateAbstractExprPass
 
 
+def _lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    from mirage.lowering.to_llvm.pipeline import LOWERING_PASSES
+
+    return LOWERING_PASSES
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name -> factory of its class. Each pass module registers itself here."""
     return {
+        **_lowering_passes(),
         "annotate-abstract-expr": _annotate_abstract_expr,
         "check-equivalence": _check_equivalence,
     }
 
 
 def get_all_targets() -> dict[str, Callable[[], type]]:
-    return {}
+    from mirage.lowering.ptx import targets
+
+    return {
+        "llvm": lambda: targets.LLVMIRTarget,
+        "ptx": lambda: targets.PTXTarget,
+        "cubin": lambda: targets.CubinTarget,
+    }
 
 
 def make_context() -> Context:

@@ -1,0 +1,368 @@
+"""A small `nvvm` dialect: the NVIDIA GPU intrinsics that generated kernels use.
+
+Each op is one PTX instruction (or a short fixed sequence of them) that has no generic
+`llvm` dialect form; `convert-nvvm-to-llvm` rewrites each into `llvm.call_intrinsic` (an
+NVVM intrinsic of LLVM's NVPTX backend) or `llvm.inline_asm`, in one table. Names follow
+MLIR's NVVM dialect where it has the op.
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I32,
+    I64,
+    Float32Type,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    UnitAttr,
+    f32,
+    i16,
+    i32,
+    i64,
+)
+from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    AnyOf,
+    AttrSizedOperandSegments,
+    BaseAttr,
+    IRDLOperation,
+    VarConstraint,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+SHARED = 3
+GLOBAL = 1
+
+
+def ptr(address_space: int) -> LLVMPointerType:
+    from xdsl.dialects.builtin import IntAttr
+
+    return LLVMPointerType(IntAttr(address_space))
+
+
+def _address_space(value: SSAValue) -> int | None:
+    from xdsl.dialects.builtin import IntAttr
+
+    ty = value.type
+    if isinstance(ty, LLVMPointerType) and isinstance(ty.addr_space, IntAttr):
+        return ty.addr_space.data
+    return None
+
+
+# --- special registers ------------------------------------------------------------------
+
+
+class SpecialRegisterOp(IRDLOperation, ABC):
+    """Reads one PTX special register (an i32)."""
+
+    res = result_def(I32)
+    assembly_format = "attr-dict `:` type($res)"
+
+    def __init__(self):
+        super().__init__(result_types=[i32])
+
+
+def _sreg(register: str) -> type[SpecialRegisterOp]:
+    name = f"nvvm.read.ptx.sreg.{register}"
+    cls = type(
+        "Read" + "".join(p.capitalize() for p in register.replace(".", "_").split("_")) + "Op",
+        (SpecialRegisterOp,),
+        {"name": name, "__doc__": f"{name}: the PTX register %{register}.", "__module__": __name__},
+    )
+    return irdl_op_definition(cls)
+
+
+SPECIAL_REGISTER_OPS: dict[str, type[SpecialRegisterOp]] = {
+    r: _sreg(r)
+    for r in (
+        "tid.x",
+        "tid.y",
+        "tid.z",
+        "ctaid.x",
+        "ctaid.y",
+        "ctaid.z",
+        "ntid.x",
+        "nctaid.x",
+        "laneid",
+    )
+}
+
+
+# --- synchronization and data movement --------------------------------------------------
+
+
+@irdl_op_definition
+class Barrier0Op(IRDLOperation):
+    """bar.sync 0: every thread of the block waits here; orders shared memory."""
+
+    name = "nvvm.barrier0"
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__()
+
+
+@irdl_op_definition
+class BarWarpSyncOp(IRDLOperation):
+    """bar.warp.sync -1: the lanes of a warp wait for each other; orders their shared
+    memory accesses."""
+
+    name = "nvvm.bar.warp.sync"
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__()
+
+
+SHUFFLE_KINDS = ("bfly", "down", "up", "idx")
+
+
+@irdl_op_definition
+class ShflSyncOp(IRDLOperation):
+    """shfl.sync.<kind>.b32 over the lanes of `mask`."""
+
+    name = "nvvm.shfl.sync"
+    T: ClassVar = VarConstraint("T", AnyOf([BaseAttr(Float32Type), BaseAttr(IntegerType)]))
+    kind = prop_def(StringAttr)
+    mask = operand_def(I32)
+    val = operand_def(T)
+    offset = operand_def(I32)
+    clamp = operand_def(I32)
+    res = result_def(T)
+    assembly_format = "$kind $mask `,` $val `,` $offset `,` $clamp attr-dict `:` type($val)"
+
+    def __init__(
+        self,
+        kind: str,
+        mask: SSAValue | Operation,
+        val: SSAValue | Operation,
+        offset: SSAValue | Operation,
+        clamp: SSAValue | Operation,
+    ):
+        super().__init__(
+            operands=[mask, val, offset, clamp],
+            result_types=[SSAValue.get(val).type],
+            properties={"kind": StringAttr(kind)},
+        )
+
+    def verify_(self) -> None:
+        if self.kind.data not in SHUFFLE_KINDS:
+            raise VerifyException(
+                f"shuffle kind must be one of {', '.join(SHUFFLE_KINDS)}, got '{self.kind.data}'"
+            )
+        if isinstance(self.val.type, IntegerType) and self.val.type.width.data != 32:
+            raise VerifyException("shuffled integers must be i32")
+
+
+@irdl_op_definition
+class LdMatrixOp(IRDLOperation):
+    """ldmatrix.sync.aligned.m8n8.x<num>[.trans].shared.b16: `num` 8x8 matrices of 16-bit
+    elements from shared memory, each lane giving one row address; one i32 per matrix."""
+
+    name = "nvvm.ldmatrix"
+    ptr_ = operand_def(LLVMPointerType)
+    num = prop_def(IntegerAttr[I64])
+    trans = opt_prop_def(UnitAttr)
+    res = result_def()
+    assembly_format = "$ptr_ `x` $num (`trans` $trans^)? attr-dict `:` type($ptr_) `->` type($res)"
+
+    def __init__(self, pointer: SSAValue | Operation, num: int, trans: bool = False):
+        result: Attribute = i32 if num == 1 else LLVMStructType.from_type_list([i32] * num)
+        super().__init__(
+            operands=[pointer],
+            result_types=[result],
+            properties={"num": IntegerAttr(num, i64), "trans": UnitAttr() if trans else None},
+        )
+
+    def verify_(self) -> None:
+        n = self.num.value.data
+        if n not in (1, 2, 4):
+            raise VerifyException(f"ldmatrix loads 1, 2 or 4 matrices, not {n}")
+        if _address_space(self.ptr_) != SHARED:
+            raise VerifyException("ldmatrix reads shared memory: the pointer must be !llvm.ptr<3>")
+
+
+MMA_AB_TYPES = ("f16", "bf16")
+
+
+@irdl_op_definition
+class MmaSyncOp(IRDLOperation):
+    """mma.sync.aligned.m16n8k16.row.col.f32.<ab>.<ab>.f32: D = A B + C for one warp, A as
+    4 and B as 2 registers of packed 16-bit pairs, C and D as 4 f32 each."""
+
+    name = "nvvm.mma.sync.m16n8k16"
+    a = var_operand_def(I32)
+    b = var_operand_def(I32)
+    c = var_operand_def(Float32Type)
+    ab_type = prop_def(StringAttr)
+    res = result_def(LLVMStructType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = "$ab_type `(` $a `)` `,` `(` $b `)` `,` `(` $c `)` attr-dict `:` type($res)"
+
+    def __init__(
+        self,
+        a: Sequence[SSAValue | Operation],
+        b: Sequence[SSAValue | Operation],
+        c: Sequence[SSAValue | Operation],
+        ab_type: str,
+    ):
+        super().__init__(
+            operands=[a, b, c],
+            result_types=[LLVMStructType.from_type_list([f32] * 4)],
+            properties={"ab_type": StringAttr(ab_type)},
+        )
+
+    def verify_(self) -> None:
+        if self.ab_type.data not in MMA_AB_TYPES:
+            raise VerifyException(f"mma operand type must be f16 or bf16, got {self.ab_type.data}")
+        if (len(self.a), len(self.b), len(self.c)) != (4, 2, 4):
+            raise VerifyException(
+                f"m16n8k16 takes 4 A, 2 B and 4 C registers, got "
+                f"{len(self.a)}, {len(self.b)} and {len(self.c)}"
+            )
+
+
+@irdl_op_definition
+class CpAsyncOp(IRDLOperation):
+    """cp.async.<cache>.shared.global: an asynchronous copy of `size` bytes from global to
+    shared memory, completed by cp.async.wait.group."""
+
+    name = "nvvm.cp.async.shared.global"
+    dst = operand_def(LLVMPointerType)
+    src = operand_def(LLVMPointerType)
+    size = prop_def(IntegerAttr[I64])
+    cache = prop_def(StringAttr)
+    assembly_format = "$dst `,` $src `,` $size `,` $cache attr-dict `:` type($dst) `,` type($src)"
+
+    def __init__(
+        self, dst: SSAValue | Operation, src: SSAValue | Operation, size: int, cache: str = "ca"
+    ):
+        super().__init__(
+            operands=[dst, src],
+            properties={"size": IntegerAttr(size, i64), "cache": StringAttr(cache)},
+        )
+
+    def verify_(self) -> None:
+        size = self.size.value.data
+        if size not in (4, 8, 16):
+            raise VerifyException(f"cp.async copies 4, 8 or 16 bytes, not {size}")
+        if self.cache.data not in ("ca", "cg"):
+            raise VerifyException(f"cp.async cache must be ca or cg, got {self.cache.data}")
+        if self.cache.data == "cg" and size != 16:
+            raise VerifyException("cp.async.cg copies 16 bytes only")
+        if _address_space(self.dst) != SHARED or _address_space(self.src) != GLOBAL:
+            raise VerifyException(
+                "cp.async copies from !llvm.ptr<1> (global) to !llvm.ptr<3> (shared)"
+            )
+
+
+@irdl_op_definition
+class CpAsyncCommitGroupOp(IRDLOperation):
+    """cp.async.commit_group: closes the group of this thread's cp.async issued so far."""
+
+    name = "nvvm.cp.async.commit.group"
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__()
+
+
+@irdl_op_definition
+class CpAsyncWaitGroupOp(IRDLOperation):
+    """cp.async.wait_group n: waits until at most `n` of this thread's groups are pending."""
+
+    name = "nvvm.cp.async.wait.group"
+    n = prop_def(IntegerAttr[I64])
+    assembly_format = "$n attr-dict"
+
+    def __init__(self, n: int):
+        super().__init__(properties={"n": IntegerAttr(n, i64)})
+
+
+# --- conversions and fast math ----------------------------------------------------------
+
+
+@irdl_op_definition
+class CvtF32ToBf16Op(IRDLOperation):
+    """cvt.rn.bf16.f32: round to the nearest bf16, as its 16 bits."""
+
+    name = "nvvm.cvt.rn.bf16.f32"
+    val = operand_def(Float32Type)
+    res = result_def(IntegerType)
+    assembly_format = "$val attr-dict `:` type($res)"
+
+    def __init__(self, val: SSAValue | Operation):
+        super().__init__(operands=[val], result_types=[i16])
+
+
+@irdl_op_definition
+class CvtF32x2ToBf16x2Op(IRDLOperation):
+    """cvt.rn.bf16x2.f32: two floats rounded to bf16 and packed, `lo` in the low half."""
+
+    name = "nvvm.cvt.rn.bf16x2.f32"
+    lo = operand_def(Float32Type)
+    hi = operand_def(Float32Type)
+    res = result_def(I32)
+    assembly_format = "$lo `,` $hi attr-dict `:` type($res)"
+
+    def __init__(self, lo: SSAValue | Operation, hi: SSAValue | Operation):
+        super().__init__(operands=[lo, hi], result_types=[i32])
+
+
+class ApproxUnaryOp(IRDLOperation, ABC):
+    """A PTX approximate f32 function (a few ulp; special values as PTX defines them)."""
+
+    val = operand_def(Float32Type)
+    res = result_def(Float32Type)
+    assembly_format = "$val attr-dict `:` type($res)"
+
+    def __init__(self, val: SSAValue | Operation):
+        super().__init__(operands=[val], result_types=[f32])
+
+
+@irdl_op_definition
+class Ex2ApproxOp(ApproxUnaryOp):
+    name = "nvvm.ex2.approx.f32"
+
+
+@irdl_op_definition
+class Lg2ApproxOp(ApproxUnaryOp):
+    name = "nvvm.lg2.approx.f32"
+
+
+@irdl_op_definition
+class RsqrtApproxOp(ApproxUnaryOp):
+    name = "nvvm.rsqrt.approx.f32"
+
+
+NVVM = Dialect(
+    "nvvm",
+    [
+        *SPECIAL_REGISTER_OPS.values(),
+        Barrier0Op,
+        ShflSyncOp,
+        LdMatrixOp,
+        MmaSyncOp,
+        CpAsyncOp,
+        CpAsyncCommitGroupOp,
+        CpAsyncWaitGroupOp,
+        CvtF32ToBf16Op,
+        CvtF32x2ToBf16x2Op,
+        Ex2ApproxOp,
+        Lg2ApproxOp,
+        RsqrtApproxOp,
+        BarWarpSyncOp,
+    ],
+)

@@ -1,0 +1,83 @@
+"""Shared-memory tile layouts: row-major with a padded row pitch.
+
+A tile that tensor cores read through ldmatrix is read as 8 rows of 16 bytes at a time;
+those 8 rows fall in 8 distinct groups of 4 banks exactly when the pitch, in 16-byte
+units, is odd. Tiles filled by 16-byte copies need rows that start 16-byte aligned.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from mirage.dialects.ugraph.graph import DTYPE_BYTES
+
+ALIGN = 16
+
+
+def align_up(n: int, a: int = ALIGN) -> int:
+    return (n + a - 1) // a * a
+
+
+def row_pitch(inner: int, dtype: str, *, ldmatrix: bool) -> int:
+    """The pitch (in elements) of rows of `inner` elements."""
+    esize = DTYPE_BYTES[dtype]
+    if ldmatrix:
+        units = math.ceil(inner * esize / ALIGN)
+        if units % 2 == 0 and inner * esize >= 2 * ALIGN:
+            units += 1
+        return units * ALIGN // esize
+    return inner
+
+
+@dataclass
+class Tile:
+    """Where a block-level value lives in shared memory."""
+
+    shape: tuple[int, ...]
+    dtype: str
+    """Storage element type; f32 for accumulators and split-K partial sums."""
+    pitch: int
+    planes: int = 1
+    """Partial results kept apart (split-K): a read sums the planes."""
+    stages: int = 1
+    """Ring buffer depth of a pipelined input iterator."""
+    finalize: tuple[str, float] = ("", 1.0)
+    """Applied when read: ('scale', c) multiplies by c, ('rms', c) gives sqrt(c x)."""
+    offset: int = -1
+    strides: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        strides = [1] * len(self.shape)
+        if len(self.shape) >= 2:
+            strides[-2] = self.pitch
+            for d in range(len(self.shape) - 3, -1, -1):
+                strides[d] = strides[d + 1] * self.shape[d + 1]
+        self.strides = tuple(strides)
+
+    @property
+    def esize(self) -> int:
+        return DTYPE_BYTES[self.dtype]
+
+    @property
+    def copy_bytes(self) -> int:
+        """One plane of one stage, padded to 16 bytes."""
+        if not self.shape:
+            return ALIGN
+        rows = self.shape[0] * self.strides[0] if len(self.shape) >= 2 else self.shape[0]
+        return align_up(rows * self.esize)
+
+    @property
+    def total_bytes(self) -> int:
+        return self.copy_bytes * self.planes * self.stages
+
+    def describe(self) -> str:
+        dims = "x".join(map(str, self.shape)) or "scalar"
+        extra = ""
+        if self.pitch != (self.shape[-1] if self.shape else 1):
+            extra += f" pitch {self.pitch}"
+        if self.planes > 1:
+            extra += f" planes {self.planes}"
+        if self.stages > 1:
+            extra += f" stages {self.stages}"
+        return f"{dims}x{self.dtype} @{self.offset}{extra}"

@@ -1,0 +1,672 @@
+"""The μGraph optimizer: how one `kernel.graph` runs on a thread block.
+
+From a block graph (the search model's `Graph`), it decides
+- which values live in shared memory and which are computed in registers where they are
+  read (elementwise chains fused at thread level, including matmul epilogues);
+- for each matmul: tensor cores or not, the split of its tiles over warps, and whether its
+  accumulator stays in registers across the for-loop;
+- the layouts of the tiles (padded pitches against bank conflicts) and the depth of the
+  software pipeline of the input iterators;
+- a schedule of tasks in phases with a barrier between phases, reordered for the fewest
+  barriers, and shared-memory offsets by liveness over those phases.
+The code generator (`mirage.lowering.to_llvm.kernel`) follows this plan literally.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from mirage.dialects import shapes
+from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS as ACCUMULATOR_KINDS_TUPLE
+from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op
+from mirage.lowering.optimize.layout import ALIGN, Tile, align_up, row_pitch
+
+ELEMENTWISE_CLASS = frozenset({*ELEMENTWISE_KINDS, "mul_scalar", "fuse"})
+ACCUMULATOR_KINDS = frozenset(ACCUMULATOR_KINDS_TUPLE)
+ELEMENT_READERS = ELEMENTWISE_CLASS | {
+    "concat",
+    "reduce_sum",
+    "reduce_max",
+    "rms_norm",
+    "output",
+    "accum_sum",
+    "accum_max",
+    "accum_sum_last",
+    "accum_mean_last",
+    "accum_rms_last",
+    "accum_rescale",
+}
+"""Ops that read their operands element by element (so a fused producer can be
+computed where they read it)."""
+
+SHARED_MEMORY_BYTES = {"sm_80": 163 * 1024, "sm_90a": 227 * 1024, "sm_90": 227 * 1024}
+MAX_ACC_REGISTERS = 96
+"""f32 accumulator registers per thread that a matmul may keep across the loop."""
+MAX_CHUNK_REGISTERS = 32
+"""f32 accumulator registers per thread for one register block of a matmul."""
+PIPELINE_BYTES_IN_FLIGHT = 96 * 1024
+MAX_STAGES = 8
+
+
+class PlanError(ValueError):
+    """The block graph cannot run on one thread block as asked (e.g. too much shared
+    memory); the message says what and how much."""
+
+
+@dataclass
+class MatmulPlan:
+    op: int
+    """Index of the matmul op in the block graph."""
+    a: int
+    b: int
+    """Operand values (possibly converted copies, see `Plan.converts`)."""
+    result: int
+    tensor_core: bool
+    ab_type: str
+    batch: tuple[int, ...]
+    m: int
+    n: int
+    k: int
+    parts: tuple[int, int, int, int] = (1, 1, 1, 1)
+    """Warps along (batch, m tiles, n tiles, k steps)."""
+    mode: str = "store"
+    """'regs': accumulator in registers across the loop; 'store': result (or its fused
+    elementwise epilogue) written to a tile; 'accumulate': combined into an accumulator
+    tile every iteration."""
+    target: int = -1
+    """The value whose tile the matmul writes (the result, an epilogue's end, or the
+    accumulator)."""
+    combine: str = "sum"
+
+    @property
+    def tiles(self) -> tuple[int, int, int, int]:
+        """(batches, m16 tiles, n8 tiles, k16 steps) per warp."""
+        nb = math.prod(self.batch)
+        pb, pm, pn, pk = self.parts
+        return (
+            math.ceil(nb / pb),
+            math.ceil(math.ceil(self.m / 16) / pm),
+            math.ceil(math.ceil(self.n / 8) / pn),
+            math.ceil(self.k // 16 / pk) if self.tensor_core else 0,
+        )
+
+
+@dataclass
+class Task:
+    kind: str
+    """copy | compute | matmul | reduce | rms_norm | concat | acc_init | acc_update |
+    materialize | convert | output"""
+    op: int
+    """The block-graph op it runs (-1 for none)."""
+    reads: tuple[int, ...]
+    writes: tuple[int, ...]
+    phase: int = -1
+
+
+@dataclass
+class Plan:
+    graph: Graph
+    grid: tuple[int, int, int]
+    threads: int
+    loops: int
+    arch: str
+    tiles: dict[int, Tile] = field(default_factory=lambda: {})
+    virtual: set[int] = field(default_factory=lambda: set())
+    matmuls: dict[int, MatmulPlan] = field(default_factory=lambda: {})
+    """By op index."""
+    converts: dict[int, int] = field(default_factory=lambda: {})
+    """Converted copy value id -> source value id (tiles that tensor cores can read)."""
+    hoisted: set[int] = field(default_factory=lambda: set())
+    """Input iterators whose tile does not change over the loop: loaded once."""
+    streamed: list[int] = field(default_factory=lambda: [])
+    """Input iterators loaded every iteration (pipelined, `stages` deep)."""
+    stages: int = 1
+    pre: list[Task] = field(default_factory=lambda: [])
+    loop: list[Task] = field(default_factory=lambda: [])
+    post: list[Task] = field(default_factory=lambda: [])
+    smem_bytes: int = 0
+    rescale_max: dict[int, int] = field(default_factory=lambda: {})
+    """accum_rescale value -> the value id of its running-maximum tile."""
+    next_value: int = 0
+
+    @property
+    def warps(self) -> int:
+        return self.threads // 32
+
+    def new_value(self) -> int:
+        v = self.next_value
+        self.next_value += 1
+        return v
+
+    def producer(self) -> dict[int, tuple[int, Op]]:
+        out: dict[int, tuple[int, Op]] = {}
+        for i, (op, results) in enumerate(self.graph.result_ids()):
+            for r in results:
+                out[r] = (i, op)
+        return out
+
+    @property
+    def barriers(self) -> int:
+        """Barriers per loop iteration (the figure the scheduler minimizes)."""
+        return max((t.phase for t in self.loop), default=0) + 1
+
+    def describe(self) -> str:
+        lines = [
+            f"threads {self.threads}, loop {self.loops}, stages {self.stages}, "
+            f"shared memory {self.smem_bytes} bytes, {self.barriers} barrier(s) per iteration"
+        ]
+        for v in sorted(self.tiles):
+            lines.append(f"  %{v}: {self.tiles[v].describe()}")
+        for mm in self.matmuls.values():
+            lines.append(
+                f"  matmul op {mm.op}: {'mma.sync m16n8k16' if mm.tensor_core else 'fma'} "
+                f"warps {mm.parts} mode {mm.mode} -> %{mm.target}"
+            )
+        return "\n".join(lines)
+
+
+def _uses(graph: Graph) -> dict[int, list[tuple[int, Op]]]:
+    uses: dict[int, list[tuple[int, Op]]] = {}
+    for i, op in enumerate(graph.ops):
+        for v in op.operands:
+            uses.setdefault(v, []).append((i, op))
+    return uses
+
+
+def _broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return shapes.broadcast(a[:-2], b[:-2]) if len(a) > 2 else ()
+
+
+def _choose_parts(
+    warps: int, nb: int, m16: int, n8: int, k16: int, allow_split_k: bool, resident: bool
+) -> tuple[int, int, int, int]:
+    """Warps along (batch, m, n, k): all warps busy if possible, few fragment loads."""
+    best: tuple[float, tuple[int, int, int, int]] | None = None
+    divisors = [d for d in range(1, warps + 1) if warps % d == 0]
+    for pb in divisors:
+        for pm in divisors:
+            for pn in divisors:
+                used = pb * pm * pn
+                if warps % used:
+                    continue
+                pk = warps // used if allow_split_k else 1
+                if pk > 1 and (k16 % pk or not allow_split_k):
+                    continue
+                if nb % pb or m16 % pm or n8 % pn:
+                    continue
+                bt, mt, nt = nb // pb, m16 // pm, n8 // pn
+                kt = k16 // pk
+                if resident and bt * mt * nt * 4 > MAX_ACC_REGISTERS:
+                    continue
+                busy = pb * pm * pn * pk
+                mmas = bt * mt * nt * kt
+                loads = bt * kt * (mt + (nt + 1) // 2)
+                cost = mmas + 0.5 * loads + (40.0 if pk > 1 else 0.0)
+                cost *= warps / busy
+                if best is None or cost < best[0]:
+                    best = (cost, (pb, pm, pn, pk))
+    if best is None:
+        return (1, 1, 1, 1)
+    return best[1]
+
+
+class Planner:
+    def __init__(
+        self,
+        graph: Graph,
+        grid: Sequence[int],
+        block: Sequence[int],
+        loops: int,
+        arch: str = "sm_90a",
+        stages: int | None = None,
+    ):
+        threads = math.prod(block)
+        self.plan = Plan(graph, (grid[0], grid[1], grid[2]), threads, loops, arch)
+        self.plan.next_value = graph.num_values
+        self.uses = _uses(graph)
+        self.producer = self.plan.producer()
+        self.forced_stages = stages
+        self.ldmatrix_values: set[int] = set()
+        self.results = [results for _, results in graph.result_ids()]
+
+    # --- value classification ---------------------------------------------------------
+
+    def op_of(self, v: int) -> Op | None:
+        p = self.producer.get(v)
+        return p[1] if p else None
+
+    def is_elementwise(self, v: int) -> bool:
+        op = self.op_of(v)
+        return op is not None and op.kind in ELEMENTWISE_CLASS
+
+    def run(self) -> Plan:
+        self._classify_inputs()
+        self._plan_matmuls()
+        self._choose_virtual()
+        self._assign_tiles()
+        self._build_tasks()
+        self._schedule()
+        self._allocate()
+        return self.plan
+
+    def _classify_inputs(self) -> None:
+        p = self.plan
+        for i, op in enumerate(p.graph.ops):
+            if op.kind != "input":
+                continue
+            v = self._result(i)
+            if op.int_attr("forloop_dim") == shapes.REPLICATE or p.loops == 1:
+                p.hoisted.add(v)
+            else:
+                p.streamed.append(v)
+
+    def _result(self, index: int) -> int:
+        return self.results[index][0]
+
+    # --- matmuls ------------------------------------------------------------------------
+
+    def _plan_matmuls(self) -> None:
+        p = self.plan
+        g = p.graph
+        for i, op in enumerate(g.ops):
+            if op.kind != "matmul":
+                continue
+            a, b = op.operands
+            ta, tb = g.type_of(a), g.type_of(b)
+            result = self._result(i)
+            k = ta.shape[-1]
+            tc = (
+                ta.dtype == tb.dtype
+                and ta.dtype in ("f16", "bf16")
+                and k % 16 == 0
+                and p.threads % 32 == 0
+                and p.arch >= "sm_80"
+            )
+            mm = MatmulPlan(
+                op=i,
+                a=a,
+                b=b,
+                result=result,
+                tensor_core=tc,
+                ab_type=ta.dtype,
+                batch=_broadcast_batch(ta.shape, tb.shape),
+                m=ta.shape[-2],
+                n=tb.shape[-1],
+                k=k,
+                target=result,
+            )
+            p.matmuls[i] = mm
+            if tc:
+                self.ldmatrix_values.update((a, b))
+
+    # --- which values need a tile -------------------------------------------------------
+
+    def _chain(self, v: int) -> list[int]:
+        """`v` and the single-use elementwise consumers of its shape that follow it."""
+        g = self.plan.graph
+        shape = g.type_of(v).shape
+        chain = [v]
+        while True:
+            uses = self.uses.get(v, [])
+            if len(uses) != 1:
+                return chain
+            i, op = uses[0]
+            if op.kind not in ELEMENTWISE_CLASS or len(op.results) != 1:
+                return chain
+            if op.results[0].shape != shape:
+                return chain
+            v = self._result(i)
+            chain.append(v)
+
+    def _choose_virtual(self) -> None:
+        """A value is computed where it is read (no tile) when its one reader reads element
+        by element; a matmul computes the elementwise chain after it in its epilogue."""
+        p = self.plan
+        g = p.graph
+        for mm in p.matmuls.values():
+            chain = self._chain(mm.result)
+            end = chain[-1]
+            uses = self.uses.get(end, [])
+            if len(uses) == 1 and uses[0][1].kind in ("accum_sum", "accum_max"):
+                mm.combine = "sum" if uses[0][1].kind == "accum_sum" else "max"
+                mm.target = self._result(uses[0][0])
+                regs = len(chain) == 1 and mm.combine == "sum" and mm.tensor_core
+                mm.mode = "regs" if regs else "accumulate"
+                p.virtual.update(chain)
+            else:
+                mm.mode = "store"
+                mm.target = end
+                p.virtual.update(chain[:-1])
+        targets = {mm.target for mm in p.matmuls.values()}
+        for v in range(len(g.args), g.num_values):
+            if v in p.virtual or v in targets or v in self.ldmatrix_values:
+                continue
+            op = self.op_of(v)
+            if op is None or op.kind not in ELEMENTWISE_CLASS:
+                continue
+            uses = self.uses.get(v, [])
+            if len(uses) == 1 and uses[0][1].kind in ELEMENT_READERS:
+                p.virtual.add(v)
+
+    # --- layouts ------------------------------------------------------------------------
+
+    def _assign_tiles(self) -> None:
+        p = self.plan
+        g = p.graph
+        # tensor cores read f16/bf16 tiles of one plane: an accumulator operand is copied
+        for mm in p.matmuls.values():
+            if not mm.tensor_core:
+                continue
+            for which in ("a", "b"):
+                operand = getattr(mm, which)
+                src = self.op_of(operand)
+                if src is not None and src.kind in ACCUMULATOR_KINDS:
+                    twin = p.new_value()
+                    p.converts[twin] = operand
+                    setattr(mm, which, twin)
+                    self.ldmatrix_values.add(twin)
+        for mm in p.matmuls.values():
+            if not mm.tensor_core:
+                continue
+            nb = math.prod(mm.batch)
+            m16, n8, k16 = math.ceil(mm.m / 16), math.ceil(mm.n / 8), mm.k // 16
+            # split-K leaves partial sums in planes: only for plain sums of the product
+            split_ok = mm.mode in ("regs", "accumulate") and mm.combine == "sum"
+            split_ok = split_ok or (
+                mm.target == mm.result and mm.target not in self.ldmatrix_values
+            )
+            split_ok = split_ok and not (
+                mm.mode == "accumulate" and self._chain(mm.result)[-1] != mm.result
+            )
+            mm.parts = _choose_parts(p.warps, nb, m16, n8, k16, split_ok, mm.mode == "regs")
+            if mm.mode == "regs":
+                bt, mt, nt, _ = mm.tiles
+                if bt * mt * nt * 4 > MAX_ACC_REGISTERS:
+                    mm.mode = "accumulate"
+                    mm.parts = _choose_parts(p.warps, nb, m16, n8, k16, True, False)
+        for v in range(len(g.args), g.num_values):
+            if v in p.virtual:
+                continue
+            op = self.op_of(v)
+            assert op is not None
+            if op.kind == "output":
+                continue
+            ty = g.type_of(v)
+            dtype = ty.dtype
+            planes = 1
+            finalize: tuple[str, float] = ("", 1.0)
+            if op.kind in ACCUMULATOR_KINDS:
+                dtype = "f32"
+                src_shape = g.type_of(op.operands[0]).shape
+                n = (src_shape[-1] if src_shape else 1) * p.loops
+                if op.kind == "accum_mean_last":
+                    finalize = ("scale", 1.0 / n)
+                elif op.kind == "accum_rms_last":
+                    finalize = ("rms", 1.0 / n)
+            for mm in p.matmuls.values():
+                if mm.target == v and mm.parts[3] > 1:
+                    planes = mm.parts[3]
+                    dtype = "f32"
+            p.tiles[v] = self._tile(ty.shape, dtype, v, planes, finalize)
+        for twin, src in p.converts.items():
+            ty = g.type_of(src)
+            p.tiles[twin] = self._tile(ty.shape, ty.dtype, twin, 1, ("", 1.0))
+        for i, op in enumerate(g.ops):
+            if op.kind == "accum_rescale":
+                m = p.new_value()
+                p.rescale_max[self._result(i)] = m
+                p.tiles[m] = self._tile(g.type_of(op.operands[1]).shape, "f32", m, 1, ("", 1.0))
+
+    def _tile(
+        self, shape: tuple[int, ...], dtype: str, v: int, planes: int, finalize: tuple[str, float]
+    ) -> Tile:
+        inner = shape[-1] if shape else 1
+        pitch = row_pitch(inner, dtype, ldmatrix=v in self.ldmatrix_values)
+        return Tile(tuple(shape) or (1,), dtype, pitch, planes=planes, finalize=finalize)
+
+    # --- tasks --------------------------------------------------------------------------
+
+    def _materialized(self, values: Sequence[int]) -> tuple[int, ...]:
+        """The tiles that reading `values` touches (through fused producers)."""
+        p = self.plan
+        out: list[int] = []
+        seen: set[int] = set()
+        stack = list(values)
+        while stack:
+            v = stack.pop()
+            if v in seen:
+                continue
+            seen.add(v)
+            if v in p.virtual:
+                op = self.op_of(v)
+                assert op is not None
+                stack.extend(op.operands)
+            elif v in p.tiles:
+                out.append(v)
+        return tuple(sorted(out))
+
+    def _build_tasks(self) -> None:
+        p = self.plan
+        g = p.graph
+        by_matmul = {mm.target for mm in p.matmuls.values()}
+        for i, (op, results) in enumerate(g.result_ids()):
+            tasks = p.loop if i < g.loop_end else p.post
+            v = results[0]
+            kind = op.kind
+            if kind == "input":
+                continue  # the pipeline copies inputs, outside the phases
+            if kind == "matmul":
+                mm = p.matmuls[i]
+                if mm.mode == "regs":
+                    p.pre.append(Task("acc_init", i, (), ()))
+                    tasks.append(Task("matmul", i, (mm.a, mm.b), ()))
+                    p.post.insert(0, Task("materialize", i, (), (mm.target,)))
+                    continue
+                reads = [*self._materialized([mm.a, mm.b]), *self._epilogue_reads(mm)]
+                if mm.mode == "accumulate":
+                    reads.append(mm.target)
+                    p.pre.append(Task("acc_init", self.producer[mm.target][0], (), (mm.target,)))
+                tasks.append(Task("matmul", i, tuple(sorted(set(reads))), (mm.target,)))
+                continue
+            if v in p.virtual or v in by_matmul:
+                continue
+            reads = self._materialized(op.operands)
+            if kind in ELEMENTWISE_CLASS:
+                tasks.append(Task("compute", i, reads, tuple(results)))
+            elif kind in ("reduce_sum", "reduce_max"):
+                tasks.append(Task("reduce", i, reads, (v,)))
+            elif kind == "rms_norm":
+                tasks.append(Task("rms_norm", i, reads, (v,)))
+            elif kind == "concat":
+                tasks.append(Task("concat", i, reads, (v,)))
+            elif kind.startswith("accum_"):
+                state = (v, p.rescale_max[v]) if kind == "accum_rescale" else (v,)
+                p.pre.append(Task("acc_init", i, (), state))
+                tasks.append(Task("acc_update", i, tuple(sorted({*reads, *state})), state))
+            elif kind == "output":
+                tasks.append(Task("output", i, reads, ()))
+            else:
+                raise PlanError(f"no code generation for block op '{kind}'")
+        # a converted operand copy runs after its source is complete
+        for twin, src in p.converts.items():
+            in_loop = src in self.producer and self.producer[src][0] < g.loop_end
+            (p.loop if in_loop else p.post).append(
+                Task("convert", twin, self._materialized([src]), (twin,))
+            )
+
+    def _producer_index(self, v: int) -> int:
+        return self.producer[v][0]
+
+    def _epilogue_reads(self, mm: MatmulPlan) -> tuple[int, ...]:
+        """Tiles that the fused epilogue of `mm` reads besides the matmul result."""
+        chain = self._chain(mm.result)
+        others = [o for v in chain[1:] for o in self.producer[v][1].operands if o not in chain]
+        if mm.mode == "accumulate":
+            acc_op = self.producer[mm.target][1]
+            others.extend(o for o in acc_op.operands if o not in chain)
+        return self._materialized(others)
+
+    # --- schedule: phases separated by barriers -----------------------------------------
+
+    def _schedule(self) -> None:
+        for tasks in (self.plan.pre, self.plan.loop, self.plan.post):
+            ordered = _list_schedule(tasks)
+            tasks[:] = ordered
+
+    # --- shared memory ------------------------------------------------------------------
+
+    def _allocate(self) -> None:
+        p = self.plan
+        limit = SHARED_MEMORY_BYTES.get(p.arch, SHARED_MEMORY_BYTES["sm_80"])
+        per_iteration = sum(p.tiles[v].copy_bytes for v in p.streamed)
+        if self.forced_stages is not None:
+            candidates = [max(1, min(self.forced_stages, p.loops))]
+        elif p.streamed and p.loops > 1:
+            want = 1 + math.ceil(PIPELINE_BYTES_IN_FLIGHT / max(per_iteration, 1))
+            top = max(2, min(p.loops, MAX_STAGES, want))
+            candidates = list(range(top, 0, -1))
+        else:
+            candidates = [1]
+        last_error = ""
+        for stages in candidates:
+            p.stages = stages
+            for v in p.streamed:
+                p.tiles[v].stages = stages
+            size = _assign_offsets(p)
+            if size <= limit:
+                p.smem_bytes = size
+                return
+            last_error = (
+                f"block graph needs {size} bytes of shared memory with {stages} pipeline "
+                f"stage(s), more than the {limit} bytes of {p.arch}"
+            )
+        raise PlanError(last_error)
+
+
+def _list_schedule(tasks: list[Task]) -> list[Task]:
+    """Orders tasks so that as many as possible share a phase: a task joins the current
+    phase when nothing it reads or writes was written (or, for what it writes, read) by
+    another task of that phase; otherwise a barrier starts a new phase."""
+    remaining = list(tasks)
+    done: list[Task] = []
+    phase = 0
+    phase_reads: set[int] = set()
+    phase_writes: set[int] = set()
+    while remaining:
+        ready = [t for t in remaining if _ready(t, remaining)]
+        pick = next(
+            (
+                t
+                for t in ready
+                if not (set(t.reads) & phase_writes)
+                and not (set(t.writes) & (phase_reads | phase_writes))
+            ),
+            None,
+        )
+        if pick is None:
+            phase += 1
+            phase_reads, phase_writes = set(), set()
+            pick = ready[0]
+        pick.phase = phase
+        phase_reads |= set(pick.reads)
+        phase_writes |= set(pick.writes)
+        remaining.remove(pick)
+        done.append(pick)
+    return done
+
+
+def _ready(task: Task, remaining: list[Task]) -> bool:
+    """No earlier remaining task must precede it."""
+    for other in remaining:
+        if other is task:
+            return True
+        if (
+            set(task.reads) & set(other.writes)
+            or set(task.writes) & set(other.reads)
+            or set(task.writes) & set(other.writes)
+        ):
+            return False
+    return True
+
+
+def live_ranges(p: Plan) -> dict[int, tuple[int, int]]:
+    """Phase intervals (pre-loop, loop, post-loop phases numbered in that order) during
+    which each tile must keep its bytes."""
+    pre_phases = max((t.phase for t in p.pre), default=0) + 1
+    loop_phases = max((t.phase for t in p.loop), default=0) + 1
+    loop_start = pre_phases
+    loop_end = loop_start + loop_phases - 1
+    post_start = loop_end + 1
+    ranges: dict[int, tuple[int, int]] = {}
+
+    def touch(v: int, phase: int) -> None:
+        lo, hi = ranges.get(v, (phase, phase))
+        ranges[v] = (min(lo, phase), max(hi, phase))
+
+    for t in p.pre:
+        for v in (*t.reads, *t.writes):
+            touch(v, t.phase)
+    for t in p.loop:
+        for v in (*t.reads, *t.writes):
+            touch(v, loop_start + t.phase)
+    for t in p.post:
+        for v in (*t.reads, *t.writes):
+            touch(v, post_start + t.phase)
+    # the pipeline writes inputs before the loop and reads them through it
+    for v in (*p.streamed, *p.hoisted):
+        touch(v, 0)
+        touch(v, loop_end)
+    # state kept across iterations lives through the whole loop
+    for v, t in p.tiles.items():
+        if t.dtype == "f32" and v in ranges and _is_loop_state(p, v):
+            touch(v, 0)
+            touch(v, loop_end)
+    return ranges
+
+
+def _is_loop_state(p: Plan, v: int) -> bool:
+    if v in p.rescale_max.values():
+        return True
+    prod = p.producer().get(v)
+    return prod is not None and prod[1].kind.startswith("accum_")
+
+
+def _assign_offsets(p: Plan) -> int:
+    """First fit by decreasing size among tiles whose live ranges overlap."""
+    ranges = live_ranges(p)
+    for v in p.tiles:
+        ranges.setdefault(v, (0, 10**9))  # never touched: keep it apart
+    order = sorted(p.tiles, key=lambda v: (-p.tiles[v].total_bytes, v))
+    placed: list[tuple[int, int, int]] = []  # (offset, end, value)
+    for v in order:
+        tile = p.tiles[v]
+        size = align_up(tile.total_bytes, ALIGN)
+        lo, hi = ranges[v]
+        conflicts = sorted(
+            (off, end) for off, end, u in placed if not (ranges[u][1] < lo or hi < ranges[u][0])
+        )
+        offset = 0
+        for off, end in conflicts:
+            if offset + size <= off:
+                break
+            offset = max(offset, end)
+        tile.offset = offset
+        placed.append((offset, offset + size, v))
+    return max((end for _, end, _ in placed), default=0)
+
+
+def plan_graph_op(
+    body: Graph,
+    grid: Sequence[int],
+    block: Sequence[int],
+    loops: int,
+    arch: str = "sm_90a",
+    stages: int | None = None,
+) -> Plan:
+    return Planner(body, grid, block, loops, arch, stages).run()
+
+
+__all__ = ["DTYPE_BYTES", "MatmulPlan", "Plan", "PlanError", "Task", "plan_graph_op"]

@@ -1,0 +1,60 @@
+"""mirage-opt targets: `-t llvm`, `-t ptx{arch=sm_90a}`, `-t cubin{arch=sm_90a}`.
+
+Each takes a module lowered by `lower-to-llvm`, or a module of kernel-dialect functions
+(lowered on the way). `-t cubin` writes the built program's descriptor (JSON, as
+`CompiledProgram.to_json` writes it) with the cubin embedded, ready for the runtime.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import IO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.target import Target
+
+
+@dataclass(frozen=True)
+class LLVMIRTarget(Target):
+    name = "llvm"
+    arch: str = "sm_90a"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from mirage.lowering.ptx.emit import llvm_ir
+
+        output.write(llvm_ir(module, self.arch))
+
+
+@dataclass(frozen=True)
+class PTXTarget(Target):
+    name = "ptx"
+    arch: str = "sm_90a"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from mirage.lowering.ptx.emit import ptx
+
+        output.write(ptx(module, self.arch))
+
+
+@dataclass(frozen=True)
+class CubinTarget(Target):
+    name = "cubin"
+    arch: str = "sm_90a"
+    function: str = ""
+    """Which function to build (default: the only one)."""
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from xdsl.dialects.func import FuncOp
+
+        from mirage.lowering.ptx.compile import CompileError, compile_function
+
+        funcs = [op for op in module.ops if isinstance(op, FuncOp) and not op.is_declaration]
+        chosen = [f for f in funcs if not self.function or f.sym_name.data == self.function]
+        if len(chosen) != 1:
+            names = ", ".join(f"@{f.sym_name.data}" for f in funcs) or "none"
+            raise CompileError(
+                "-t cubin builds one function; name it with cubin{function=NAME} "
+                f"(functions: {names})"
+            )
+        output.write(compile_function(chosen[0], self.arch, assemble=True).to_json())

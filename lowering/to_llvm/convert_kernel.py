@@ -1,0 +1,169 @@
+"""`convert-kernel-to-gpu`: functions of `kernel.graph` launches become host functions of
+`gpu.launch_func`, and every graph a kernel (`llvm.func` of llvm and nvvm ops) in one
+`gpu.module @mirage_kernels`.
+
+A lowered function takes one `!llvm.ptr<1>` per buffer: its inputs, then its outputs,
+then the intermediates between its kernels; `mirage.buffers` lists their tensor types,
+`mirage.num_inputs` and `mirage.num_outputs` how many are which. Plain kernel ops are
+wrapped into one-op graphs first (`wrap-kernel-ops`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, gpu
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+from mirage.dialects.ugraph.convert import type_to_ir
+from mirage.dialects.ugraph.from_ir import graph_from_func
+from mirage.dialects.ugraph.graph import Graph
+from mirage.lowering.optimize.plan import PlanError, plan_graph_op
+from mirage.lowering.optimize.wrap import wrap_graph
+from mirage.lowering.to_llvm.builder import GLOBAL_PTR
+from mirage.lowering.to_llvm.kernel import SMEM_SYMBOL, KernelEmitter, smem_global
+
+KERNEL_MODULE = "mirage_kernels"
+
+
+class LoweringError(DiagnosticException):
+    """A function cannot be lowered; the message names the function and the reason."""
+
+
+def _graph_ops(f: func.FuncOp) -> list[Operation]:
+    return [op for op in f.body.block.ops if op.name == "kernel.graph"]
+
+
+def _stages_override(op: Operation) -> int | None:
+    attr = op.attributes.get("mirage.stages")
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+@dataclass
+class _Lowered:
+    host: func.FuncOp
+    kernels: list[Operation] = field(default_factory=lambda: [])
+
+
+def lower_function(f: func.FuncOp, arch: str) -> _Lowered:
+    name = f.sym_name.data
+    stages = [_stages_override(op) for op in _graph_ops(f)]
+    try:
+        g: Graph = wrap_graph(graph_from_func(f))
+    except ValueError as e:
+        raise LoweringError(f"@{name}: {e}") from None
+    graph_ops = [op for op in g.ops]
+    if len(stages) != sum(1 for op in graph_ops if op.kind == "graph"):
+        stages = [None] * len(graph_ops)
+    # buffers: inputs, outputs, then every other kernel result
+    buffer_of: dict[int, int] = {i: i for i in range(len(g.args))}
+    buffers = list(g.args)
+    for o in g.outputs:
+        buffer_of[o] = len(buffers)
+        buffers.append(g.type_of(o))
+    for _, results in g.result_ids():
+        for r in results:
+            if r not in buffer_of:
+                buffer_of[r] = len(buffers)
+                buffers.append(g.type_of(r))
+    host = func.FuncOp(name, ([GLOBAL_PTR] * len(buffers), []))
+    host.attributes["mirage.buffers"] = ArrayAttr([type_to_ir(t) for t in buffers])
+    host.attributes["mirage.num_inputs"] = IntegerAttr(len(g.args), i64)
+    host.attributes["mirage.num_outputs"] = IntegerAttr(len(g.outputs), i64)
+    entry = host.body.block
+    lowered = _Lowered(host)
+    for index, (op, results) in enumerate(g.result_ids()):
+        assert op.kind == "graph" and op.body is not None
+        grid = op.ints_attr("grid")
+        block = op.ints_attr("block")
+        loops = op.int_attr("forloop_range")
+        kernel_name = f"{name}_k{index}"
+        try:
+            plan = plan_graph_op(
+                op.body, grid, block, loops, arch, stages[index] if index < len(stages) else None
+            )
+        except PlanError as e:
+            raise LoweringError(f"@{name}, kernel {index}: {e}") from None
+        kernel = KernelEmitter(plan, kernel_name, block, op.results).emit()
+        lowered.kernels.append(kernel)
+        consts: dict[int, SSAValue] = {}
+
+        def c(v: int, consts: dict[int, SSAValue] = consts) -> SSAValue:
+            if v not in consts:
+                k = arith.ConstantOp(IntegerAttr(v, i32))
+                entry.add_op(k)
+                consts[v] = k.result
+            return consts[v]
+
+        args = [entry.args[buffer_of[o]] for o in op.operands]
+        args += [entry.args[buffer_of[r]] for r in results]
+        launch = gpu.LaunchFuncOp(
+            SymbolRefAttr(KERNEL_MODULE, [StringAttr(kernel_name)]),
+            [c(grid[0]), c(grid[1]), c(grid[2])],
+            [c(block[0]), c(block[1]), c(block[2])],
+            kernelOperands=args,
+            dynamicSharedMemorySize=c(plan.smem_bytes),
+        )
+        entry.add_op(launch)
+    entry.add_op(func.ReturnOp())
+    return lowered
+
+
+def _kernel_module(module: ModuleOp) -> gpu.ModuleOp:
+    for op in module.ops:
+        if isinstance(op, gpu.ModuleOp) and op.sym_name.data == KERNEL_MODULE:
+            return op
+    g = gpu.ModuleOp(StringAttr(KERNEL_MODULE), Region(Block()))  # type: ignore[arg-type]
+    g.body.block.add_op(smem_global())
+    module.body.block.add_op(g)
+    return g
+
+
+def _uses_kernel_ops(f: func.FuncOp) -> bool:
+    return any(op.dialect_name() == "kernel" for op in f.body.block.ops)
+
+
+def convert_module(module: ModuleOp, arch: str = "sm_90a") -> None:
+    funcs = [
+        op
+        for op in module.ops
+        if isinstance(op, func.FuncOp) and not op.is_declaration and _uses_kernel_ops(op)
+    ]
+    if not funcs:
+        return
+    kernels = _kernel_module(module)
+    for f in funcs:
+        lowered = lower_function(f, arch)
+        for k in lowered.kernels:
+            kernels.body.block.add_op(k)
+        module.body.block.insert_op_before(lowered.host, f)
+        f.detach()
+        f.erase()
+    module.attributes["gpu.container_module"] = UnitAttr()
+
+
+@dataclass(frozen=True)
+class ConvertKernelToGpu(ModulePass):
+    """kernel.graph launches -> gpu.launch_func of generated llvm.func kernels."""
+
+    name = "convert-kernel-to-gpu"
+    arch: str = "sm_90a"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        convert_module(op, self.arch)
+
+
+__all__ = ["KERNEL_MODULE", "SMEM_SYMBOL", "ConvertKernelToGpu", "LoweringError", "convert_module"]

@@ -1,0 +1,980 @@
+"""One `kernel.graph` as an `llvm.func` kernel (llvm and nvvm ops), following its `Plan`.
+
+Kernel parameters are the graph's device tensors, then its outputs. Every block-level
+value lives in a shared-memory tile, except those the plan fuses: those are computed in
+registers where they are read (`_Reader.read`). Matmuls run on tensor cores
+(ldmatrix + mma.sync) when the plan says so. Input iterators are cp.async copies,
+`plan.stages` iterations ahead of the compute.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    Float16Type,
+    IntegerType,
+    UnitAttr,
+    f16,
+    f32,
+    i16,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Region, SSAValue
+
+from mirage.dialects import nvvm
+from mirage.dialects.shapes import REPLICATE, dim_factors
+from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
+from mirage.lowering.optimize.layout import Tile
+from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task
+from mirage.lowering.to_llvm.builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
+from mirage.lowering.to_llvm.scalar import scalar_op
+
+SMEM_SYMBOL = "mirage_smem"
+
+_STORAGE: dict[str, Attribute] = {"f16": f16, "bf16": i16, "f32": f32}
+NEG_INF = float("-inf")
+
+
+def storage_type(dtype: str) -> Attribute:
+    return _STORAGE[dtype]
+
+
+def _pow2_floor(n: int) -> int:
+    return 1 << (max(n, 1).bit_length() - 1)
+
+
+def vector_width(inner: int, esize: int, limit_bytes: int = 16) -> int:
+    """Largest power of two V dividing `inner` with V * esize <= limit_bytes."""
+    v = max(1, limit_bytes // esize)
+    while v > 1 and inner % v:
+        v //= 2
+    return v
+
+
+def _coords(b: Builder, linear: Int, shape: Sequence[int]) -> list[Int]:
+    """Row-major coordinates of `linear` in `shape`."""
+    out: list[Int] = [0] * len(shape)
+    rest = linear
+    for d in range(len(shape) - 1, -1, -1):
+        n = shape[d]
+        if d == 0:
+            out[d] = rest
+        else:
+            out[d] = b.urem(rest, n)
+            rest = b.udiv(rest, n)
+    return out
+
+
+def _broadcast(coords: Sequence[Int], shape: Sequence[int]) -> tuple[Int, ...]:
+    return tuple(0 if n == 1 else c for c, n in zip(coords, shape, strict=True))
+
+
+class KernelEmitter:
+    def __init__(
+        self, plan: Plan, name: str, block_dims: Sequence[int], outputs: Sequence[TensorType]
+    ):
+        self.plan = plan
+        self.graph: Graph = plan.graph
+        self.name = name
+        self.block_dims = tuple(block_dims)
+        self.outputs = list(outputs)
+        g = self.graph
+        self.producer = plan.producer()
+        arg_types = [GLOBAL_PTR] * (len(g.args) + len(self.outputs))
+        self.func = llvm.FuncOp(
+            name,
+            llvm.LLVMFunctionType(arg_types),
+            linkage=llvm.LinkageAttr("external"),
+            body=Region(Block(arg_types=arg_types)),
+        )
+        self.func.attributes["nvvm.kernel"] = UnitAttr()
+        self.func.attributes["nvvm.maxntid"] = DenseArrayBase.from_list(i32, list(self.block_dims))
+        entry = self.func.body.block
+        self.b = Builder(entry)
+        self.params = list(entry.args)
+        self.stage_index: Int = 0
+        self.iteration: Int = 0
+
+    # --- setup ----------------------------------------------------------------------------
+
+    def emit(self) -> llvm.FuncOp:
+        b = self.b
+        bx, by, _ = self.block_dims
+        tid: Int = b.sreg("tid.x")
+        if self.block_dims[1] > 1:
+            tid = b.add(tid, b.mul(b.sreg("tid.y"), bx))
+        if self.block_dims[2] > 1:
+            tid = b.add(tid, b.mul(b.sreg("tid.z"), bx * by))
+        self.tid = tid
+        self.lane = b.and_(tid, 31)
+        self.warp = b.lshr(tid, 5)
+        grid = self.plan.grid
+        self.bid: list[Int] = [
+            b.sreg(f"ctaid.{axis}") if grid[g] > 1 else 0 for g, axis in enumerate("xyz")
+        ]
+        self.smem = b._r(llvm.AddressOfOp(SMEM_SYMBOL, SHARED_PTR))  # pyright: ignore[reportPrivateUsage]
+        self.acc_slots: dict[int, SSAValue] = {}
+        self._emit_body()
+        b.ret()
+        return self.func
+
+    def _emit_body(self) -> None:
+        p = self.plan
+        b = self.b
+        for task in p.pre:
+            self._task(task)
+        # prologue: loop-invariant tiles, then the first stages of the streamed ones
+        for v in sorted(p.hoisted):
+            self._copy(v, 0, 0)
+        stages = p.stages
+        streamed = bool(p.streamed) and p.loops > 1
+        if streamed and stages > 1:
+            # groups 0 .. stages-2 hold iterations 0 .. stages-2 (group 0 also the rest)
+            for s in range(stages - 1):
+                if s < p.loops:
+                    for v in p.streamed:
+                        self._copy(v, s, s)
+                b.emit(nvvm.CpAsyncCommitGroupOp())
+        with b.loop(p.loops) as i:
+            self.iteration = i
+            self.stage_index = b.urem(i, stages) if streamed else 0
+            if streamed and stages > 1:
+                b.emit(nvvm.CpAsyncWaitGroupOp(stages - 2))
+                b.barrier()
+                ahead = b.add(i, stages - 1)
+                with b.if_(b.icmp("slt", ahead, p.loops)):
+                    slot = b.urem(ahead, stages)
+                    for v in p.streamed:
+                        self._copy(v, ahead, slot)
+                b.emit(nvvm.CpAsyncCommitGroupOp())
+            else:
+                if streamed:
+                    for v in p.streamed:
+                        self._copy(v, i, 0)
+                b.emit(nvvm.CpAsyncCommitGroupOp())
+                b.emit(nvvm.CpAsyncWaitGroupOp(0))
+                b.barrier()
+            self._phases(p.loop)
+            if streamed and stages == 1:
+                b.barrier()  # the next iteration overwrites the tiles just read
+        b.emit(nvvm.CpAsyncWaitGroupOp(0))
+        b.barrier()
+        self._phases(p.post)
+
+    def _phases(self, tasks: Sequence[Task]) -> None:
+        phase = 0
+        for task in tasks:
+            if task.phase != phase:
+                self.b.barrier()
+                phase = task.phase
+            self._task(task)
+
+    def _task(self, task: Task) -> None:
+        handler: Callable[[Task], None] = getattr(self, "_t_" + task.kind)
+        handler(task)
+
+    # --- addressing ---------------------------------------------------------------------
+
+    def tile(self, v: int) -> Tile:
+        return self.plan.tiles[v]
+
+    def tile_base(self, v: int, plane: Int = 0) -> Int:
+        """Byte offset in shared memory of tile `v` (this iteration's stage)."""
+        t = self.tile(v)
+        base: Int = t.offset
+        if t.stages > 1:
+            base = self.b.add(base, self.b.mul(self.stage_index, t.copy_bytes))
+        if t.planes > 1:
+            base = self.b.add(base, self.b.mul(plane, t.copy_bytes))
+        return base
+
+    def element_offset(self, t: Tile, coords: Sequence[Int]) -> Int:
+        b = self.b
+        off: Int = 0
+        for c, s, n in zip(coords, t.strides, t.shape, strict=True):
+            if n > 1:
+                off = b.add(off, b.mul(c, s))
+        return b.mul(off, t.esize)
+
+    def smem_ptr(self, byte_offset: Int) -> SSAValue:
+        return self.b.gep(self.smem, byte_offset)
+
+    def load_tile(
+        self, v: int, coords: Sequence[Int], plane: Int = 0, align: int | None = None
+    ) -> SSAValue:
+        """Element `coords` of tile `v` as f32 (one plane, no finalize)."""
+        t = self.tile(v)
+        b = self.b
+        ptr = self.smem_ptr(b.add(self.tile_base(v, plane), self.element_offset(t, coords)))
+        raw = b.load(storage_type(t.dtype), ptr, align or t.esize)
+        return b.to_f32(raw, t.dtype)
+
+    def store_tile(
+        self,
+        v: int,
+        coords: Sequence[Int],
+        value: SSAValue,
+        plane: Int = 0,
+        align: int | None = None,
+    ) -> None:
+        t = self.tile(v)
+        b = self.b
+        ptr = self.smem_ptr(b.add(self.tile_base(v, plane), self.element_offset(t, coords)))
+        b.store(b.from_f32(value, t.dtype), ptr, align or t.esize)
+
+    def read_tile(self, v: int, coords: Sequence[Int], align: int | None = None) -> SSAValue:
+        """The value of tile `v` at `coords`: planes summed, finalize applied."""
+        t = self.tile(v)
+        b = self.b
+        x = self.load_tile(v, coords, 0, align)
+        for plane in range(1, t.planes):
+            x = b.fadd(x, self.load_tile(v, coords, plane, align))
+        kind, c = t.finalize
+        if kind == "scale":
+            x = b.fmul(x, b.f32(c))
+        elif kind == "rms":
+            x = b.sqrt(b.fmul(x, b.f32(c)))
+        return x
+
+    # --- reading values: tiles, or fused producers computed in place -------------------
+
+    def reader(self, override: dict[int, SSAValue] | None = None) -> _Reader:
+        return _Reader(self, override or {})
+
+    # --- mapping of work to threads ----------------------------------------------------
+
+    def for_each(
+        self,
+        count: int,
+        body: Callable[[Int], None],
+        threads: int | None = None,
+        first: Int | None = None,
+    ) -> None:
+        """body(index) for index in range(count), spread over the block's threads."""
+        b = self.b
+        t = threads or self.plan.threads
+        me = self.tid if first is None else first
+        rounds = math.ceil(count / t)
+        with b.loop(rounds) as j:
+            index = b.add(me, b.mul(j, t))
+            if count % t:
+                with b.if_(b.icmp("ult", index, count)):
+                    body(index)
+            else:
+                body(index)
+
+    def for_each_chunk(
+        self, shape: Sequence[int], vec: int, body: Callable[[list[Int]], None]
+    ) -> None:
+        """body(coords of a chunk's first element) for every chunk of `vec` elements along
+        the last dim of `shape`."""
+        chunk_shape = [*shape[:-1], shape[-1] // vec]
+
+        def run(index: Int) -> None:
+            coords = _coords(self.b, index, chunk_shape)
+            coords[-1] = self.b.mul(coords[-1], vec)
+            body(coords)
+
+        self.for_each(math.prod(chunk_shape), run)
+
+    def chunk_align(self, t: Tile, vec: int) -> int:
+        """Alignment in bytes of a chunk of `vec` elements of tile `t`."""
+        a = 16
+        a = math.gcd(a, vec * t.esize)
+        if len(t.shape) >= 2:
+            a = math.gcd(a, t.pitch * t.esize)
+        return a
+
+    # --- tasks ----------------------------------------------------------------------------
+
+    def _t_compute(self, task: Task) -> None:
+        op = self.graph.ops[task.op]
+        results = self._results_of(task.op)
+        shape = op.results[0].shape or (1,)
+        vec = self._vec(shape, [*results], list(op.operands))
+
+        def body(coords: list[Int]) -> None:
+            rd = self.reader()
+            for k in range(vec):
+                c = [*coords[:-1], self.b.add(coords[-1], k)]
+                values = rd.apply(task.op, c)
+                for r, x in zip(results, values, strict=True):
+                    self.store_tile(r, c, x, align=self._elem_align(r, vec, k))
+
+        self.for_each_chunk(shape, vec, body)
+
+    def _t_convert(self, task: Task) -> None:
+        twin = task.writes[0]
+        src = self.plan.converts[twin]
+        shape = self.tile(twin).shape
+        vec = self._vec(shape, [twin], [src])
+
+        def body(coords: list[Int]) -> None:
+            rd = self.reader()
+            for k in range(vec):
+                c = [*coords[:-1], self.b.add(coords[-1], k)]
+                self.store_tile(twin, c, rd.read(src, c), align=self._elem_align(twin, vec, k))
+
+        self.for_each_chunk(shape, vec, body)
+
+    def _vec(self, shape: Sequence[int], written: Sequence[int], read: Sequence[int]) -> int:
+        """Elements per chunk: 16-byte accesses where every tile involved allows."""
+        vec = 8
+        for v in [*written, *read]:
+            t = self.plan.tiles.get(v)
+            if t is None:
+                continue
+            if t.shape[-1] > 1:
+                vec = min(vec, vector_width(t.shape[-1], t.esize))
+                if len(t.shape) >= 2:
+                    vec = math.gcd(vec, t.pitch)
+        return max(1, math.gcd(vec, shape[-1]))
+
+    def _elem_align(self, v: int, vec: int, k: int) -> int:
+        t = self.tile(v)
+        a = self.chunk_align(t, vec)
+        if k:
+            a = math.gcd(a, k * t.esize)
+        return a
+
+    def _results_of(self, index: int) -> list[int]:
+        n = len(self.graph.args)
+        for i, op in enumerate(self.graph.ops):
+            if i == index:
+                return list(range(n, n + len(op.results)))
+            n += len(op.results)
+        raise KeyError(index)
+
+    def _result(self, index: int) -> int:
+        return self._results_of(index)[0]
+
+    # input iterators ----------------------------------------------------------------------
+
+    def _copy(self, v: int, iteration: Int, slot: Int) -> None:
+        """Issue the copy of input tile `v` for `iteration` into stage `slot`."""
+        b = self.b
+        _, op = self.producer[v]
+        src_value = op.operands[0]
+        full = self.graph.type_of(src_value).shape
+        t = self.tile(v)
+        esize = t.esize
+        imap = op.ints_attr("imap")
+        fdim = op.int_attr("forloop_dim")
+        grid = self.plan.grid
+        loops = self.plan.loops
+        fstrides = [math.prod(full[d + 1 :]) for d in range(len(full))]
+        base: Int = 0
+        for d, n in enumerate(t.shape):
+            off: Int = 0
+            for axis, parts in dim_factors(imap, grid, fdim, loops, d):
+                coord = self.bid[axis] if axis < 3 else iteration
+                off = b.add(b.mul(off, parts), coord)
+            base = b.add(base, b.mul(off, n * fstrides[d]))
+        vec = vector_width(math.gcd(t.shape[-1], full[-1]), esize)
+        nbytes = vec * esize
+        gptr = self.params[src_value]
+        tile_base: Int = t.offset
+        if t.stages > 1:
+            tile_base = b.add(tile_base, b.mul(slot, t.copy_bytes))
+
+        def body(coords: list[Int]) -> None:
+            goff: Int = base
+            for d, c in enumerate(coords):
+                goff = b.add(goff, b.mul(c, fstrides[d]))
+            src = b.gep(gptr, b.mul(goff, esize))
+            dst = self.smem_ptr(b.add(tile_base, self.element_offset(t, coords)))
+            if nbytes >= 4:
+                cache = "cg" if nbytes == 16 else "ca"
+                b.emit(nvvm.CpAsyncOp(dst, src, nbytes, cache))
+            else:
+                ty = storage_type(t.dtype)
+                for k in range(vec):
+                    x = b.load(ty, b.gep(src, k * esize), esize)
+                    b.store(x, b.gep(dst, k * esize), esize)
+
+        self.for_each_chunk(t.shape, vec, body)
+
+    # outputs --------------------------------------------------------------------------
+
+    def _t_output(self, task: Task) -> None:
+        b = self.b
+        op = self.graph.ops[task.op]
+        src = op.operands[0]
+        out_index = self.graph.outputs.index(self._result(task.op))
+        gptr = self.params[len(self.graph.args) + out_index]
+        full = op.results[0].shape
+        dtype = op.results[0].dtype
+        esize = DTYPE_BYTES[dtype]
+        shape = self.graph.type_of(src).shape
+        omap = op.ints_attr("omap")
+        grid = self.plan.grid
+        fstrides = [math.prod(full[d + 1 :]) for d in range(len(full))]
+        base: Int = 0
+        for d, n in enumerate(shape):
+            off: Int = 0
+            for axis, parts in dim_factors(omap, grid, REPLICATE, 1, d):
+                off = b.add(b.mul(off, parts), self.bid[axis])
+            base = b.add(base, b.mul(off, n * fstrides[d]))
+        vec = self._vec(shape, [], [src])
+        vec = math.gcd(vec, vector_width(shape[-1], esize))
+        galign = math.gcd(16, vec * esize)
+
+        def body(coords: list[Int]) -> None:
+            rd = self.reader()
+            goff: Int = base
+            for d, c in enumerate(coords):
+                goff = b.add(goff, b.mul(c, fstrides[d]))
+            gp = b.gep(gptr, b.mul(goff, esize))
+            for k in range(vec):
+                c = [*coords[:-1], b.add(coords[-1], k)]
+                x = rd.read(src, c)
+                align = galign if k == 0 else math.gcd(galign, k * esize)
+                b.store(b.from_f32(x, dtype), b.gep(gp, k * esize), align)
+
+        self.for_each_chunk(shape, vec, body)
+
+    # accumulators ------------------------------------------------------------------------
+
+    def _fill(self, v: int, value: float) -> None:
+        t = self.tile(v)
+        b = self.b
+        words = t.total_bytes // 4
+        x = b.f32(value) if t.dtype == "f32" else None
+        assert x is not None, "accumulator tiles hold f32"
+
+        def body(index: Int) -> None:
+            b.store(x, self.smem_ptr(b.add(t.offset, b.mul(index, 4))), 4)
+
+        self.for_each(words, body)
+
+    def _t_acc_init(self, task: Task) -> None:
+        if not task.writes:  # a register accumulator
+            mm = self.plan.matmuls[task.op]
+            bt, mt, nt, _ = mm.tiles
+            slots = self.b.alloca(f32, bt * mt * nt * 4)
+            self.acc_slots[task.op] = slots
+            zero = self.b.f32(0.0)
+            for i in range(bt * mt * nt * 4):
+                self.b.store(zero, self.b.slot(slots, i, f32), 4)
+            return
+        for v in task.writes:
+            prod = self.producer.get(v)
+            kind = prod[1].kind if prod else "accum_max"  # running maxima of accum_rescale
+            self._fill(v, NEG_INF if kind == "accum_max" else 0.0)
+
+    def _t_acc_update(self, task: Task) -> None:
+        op = self.graph.ops[task.op]
+        acc = self._result(task.op)
+        if op.kind in ("accum_sum", "accum_max"):
+            combine = "sum" if op.kind == "accum_sum" else "max"
+            shape = self.tile(acc).shape
+            vec = self._vec(shape, [acc], list(op.operands))
+
+            def body(coords: list[Int]) -> None:
+                rd = self.reader()
+                for k in range(vec):
+                    c = [*coords[:-1], self.b.add(coords[-1], k)]
+                    x = rd.read(op.operands[0], c)
+                    old = self.load_tile(acc, c)
+                    new = self.b.fadd(old, x) if combine == "sum" else self.b.fmax(old, x)
+                    self.store_tile(acc, c, new)
+
+            self.for_each_chunk(shape, vec, body)
+        elif op.kind == "accum_rescale":
+            self._rescale(task, op, acc)
+        else:
+            square = op.kind == "accum_rms_last"
+            src = op.operands[0]
+            shape = self.graph.type_of(src).shape
+
+            def finish(coords: list[Int], total: SSAValue) -> None:
+                old = self.load_tile(acc, coords)
+                self.store_tile(acc, coords, self.b.fadd(old, total))
+
+            self._group_reduce(src, shape, len(shape) - 1, 1, "sum", finish, square=square)
+
+    def _rescale(self, task: Task, op: Op, acc: int) -> None:
+        """acc = acc * exp(M - M') + v * exp(s - M'), M' = max(M, s); one group of lanes per
+        element of s, over the elements of v that s broadcasts to."""
+        b = self.b
+        value, scale = op.operands
+        vshape = self.graph.type_of(value).shape
+        sshape = self.graph.type_of(scale).shape
+        mtile = self.plan.rescale_max[acc]
+        inner_dims = [d for d in range(len(vshape)) if sshape[d] == 1 and vshape[d] > 1]
+        inner_shape = [vshape[d] for d in inner_dims] or [1]
+        outer = math.prod(sshape)
+        inner = math.prod(inner_shape)
+        group, per_pass, passes = self._groups(outer, inner)
+
+        def run_pass(p: Int) -> None:
+            o = b.add(b.udiv(self.tid, group), b.mul(p, per_pass))
+            valid = b.icmp("ult", o, outer)
+            oc = _coords(b, b.umin(o, outer - 1), sshape)
+            rd = self.reader()
+            m_old = self.load_tile(mtile, oc)
+            s = rd.read(scale, oc)
+            m_new = b.fmax(m_old, s)
+            keep = b.exp(b.fsub(m_old, m_new))
+            lane = b.urem(self.tid, group)
+
+            def element(r: Int) -> None:
+                ic = _coords(b, r, inner_shape)
+                vc = list(oc)
+                for d, c in zip(inner_dims, ic, strict=False):
+                    vc[d] = c
+                rd2 = self.reader()
+                x = rd2.read(value, vc)
+                w = b.exp(b.fsub(rd2.read(scale, _broadcast(vc, sshape)), m_new))
+                new = b.fma(x, w, b.fmul(self.load_tile(acc, vc), keep))
+                with b.if_(valid):
+                    self.store_tile(acc, vc, new)
+
+            rounds = math.ceil(inner / group)
+            with b.loop(rounds) as j:
+                r = b.add(lane, b.mul(j, group))
+                if inner % group:
+                    with b.if_(b.icmp("ult", r, inner)):
+                        element(r)
+                else:
+                    element(r)
+            b.emit(nvvm.BarWarpSyncOp())
+            with b.if_(b.and1(valid, b.icmp("eq", lane, 0))):
+                self.store_tile(mtile, oc, m_new)
+
+        with b.loop(passes) as p:
+            run_pass(p)
+
+    # reductions ---------------------------------------------------------------------------
+
+    def _groups(self, outputs: int, per_output: int) -> tuple[int, int, int]:
+        """(lanes per output, outputs per pass, passes) for a group reduction."""
+        threads = self.plan.threads
+        group = 1
+        if threads % 32 == 0:
+            group = min(32, _pow2_floor(per_output), _pow2_floor(max(1, threads // outputs)))
+        per_pass = threads // group
+        return group, per_pass, math.ceil(outputs / per_pass)
+
+    def _group_reduce(
+        self,
+        src: int,
+        shape: Sequence[int],
+        dim: int,
+        size: int,
+        kind: str,
+        finish: Callable[[list[Int], SSAValue], None],
+        square: bool = False,
+        everyone: bool = False,
+    ) -> None:
+        """For each output element (dim `dim` reduced to `size`), combine its inputs over a
+        group of lanes and call finish(output coords, total) on lane 0 of the group (on
+        every lane of it, with `everyone`)."""
+        b = self.b
+        out_shape = [*shape[:dim], size, *shape[dim + 1 :]]
+        outputs = math.prod(out_shape)
+        per_output = shape[dim] // size
+        group, per_pass, passes = self._groups(outputs, per_output)
+        neutral = 0.0 if kind == "sum" else NEG_INF
+
+        def combine(x: SSAValue, y: SSAValue) -> SSAValue:
+            return b.fadd(x, y) if kind == "sum" else b.fmax(x, y)
+
+        def run_pass(p: Int) -> None:
+            o = b.add(b.udiv(self.tid, group) if group > 1 else self.tid, b.mul(p, per_pass))
+            valid = b.icmp("ult", o, outputs) if outputs % per_pass else True
+            oc = _coords(b, b.umin(o, outputs - 1) if valid is not True else o, out_shape)
+            lane = b.urem(self.tid, group)
+            acc = b.alloca(f32)
+            b.store(b.f32(neutral), acc, 4)
+            rounds = math.ceil(per_output / group)
+
+            def element(r: Int) -> None:
+                c = list(oc)
+                c[dim] = b.add(oc[dim], b.mul(r, size))
+                x = self.reader().read(src, c)
+                if square:
+                    x = b.fmul(x, x)
+                b.store(combine(b.load(f32, acc, 4), x), acc, 4)
+
+            with b.loop(rounds) as j:
+                r = b.add(lane, b.mul(j, group))
+                if per_output % group:
+                    with b.if_(b.icmp("ult", r, per_output)):
+                        element(r)
+                else:
+                    element(r)
+            total = b.load(f32, acc, 4)
+            off = group // 2
+            while off >= 1:
+                total = combine(total, b.shfl_bfly(total, off))
+                off //= 2
+            cond = valid if everyone else b.and1(valid, b.icmp("eq", lane, 0))
+            with b.if_(cond):
+                finish(oc, total)
+
+        with b.loop(passes) as p:
+            run_pass(p)
+
+    def _t_reduce(self, task: Task) -> None:
+        op = self.graph.ops[task.op]
+        out = self._result(task.op)
+        src = op.operands[0]
+        shape = self.graph.type_of(src).shape
+        kind = "sum" if op.kind == "reduce_sum" else "max"
+        self._group_reduce(
+            src,
+            shape,
+            op.int_attr("dim"),
+            op.int_attr("size"),
+            kind,
+            lambda c, total: self.store_tile(out, c, total),
+        )
+
+    def _t_rms_norm(self, task: Task) -> None:
+        b = self.b
+        op = self.graph.ops[task.op]
+        out = self._result(task.op)
+        src = op.operands[0]
+        shape = self.graph.type_of(src).shape
+        n = shape[-1]
+        dim = len(shape) - 1
+        outputs = math.prod(shape[:-1])
+        group, _, _ = self._groups(outputs, n)
+
+        def finish(coords: list[Int], total: SSAValue) -> None:
+            scale = b.rsqrt(b.fmul(total, b.f32(1.0 / n)))
+            lane = b.urem(self.tid, group)
+            with b.loop(math.ceil(n / group)) as j:
+                r = b.add(lane, b.mul(j, group))
+
+                def element() -> None:
+                    c = [*coords[:-1], r]
+                    self.store_tile(out, c, b.fmul(self.reader().read(src, c), scale))
+
+                if n % group:
+                    with b.if_(b.icmp("ult", r, n)):
+                        element()
+                else:
+                    element()
+
+        self._group_reduce(src, shape, dim, 1, "sum", finish, square=True, everyone=True)
+
+    def _t_concat(self, task: Task) -> None:
+        op = self.graph.ops[task.op]
+        out = self._result(task.op)
+        dim = op.int_attr("dim")
+        start = 0
+        for src in op.operands:
+            shape = self.graph.type_of(src).shape
+            vec = self._vec(shape, [out], [src])
+            if dim == len(shape) - 1:
+                vec = math.gcd(vec, start) if start else vec
+
+            def body(coords: list[Int], src: int = src, start: int = start, vec: int = vec) -> None:
+                rd = self.reader()
+                for k in range(vec):
+                    c = [*coords[:-1], self.b.add(coords[-1], k)]
+                    oc = list(c)
+                    oc[dim] = self.b.add(oc[dim], start)
+                    self.store_tile(out, oc, rd.read(src, c))
+
+            self.for_each_chunk(shape, vec, body)
+            start += shape[dim]
+
+    # matmuls -------------------------------------------------------------------------------
+
+    def _t_matmul(self, task: Task) -> None:
+        mm = self.plan.matmuls[task.op]
+        if mm.tensor_core:
+            _MmaEmitter(self, mm).emit()
+        else:
+            self._simt_matmul(mm)
+
+    def _t_materialize(self, task: Task) -> None:
+        mm = self.plan.matmuls[task.op]
+        _MmaEmitter(self, mm).materialize()
+
+    def write_result(self, mm: MatmulPlan, coords: list[Int], value: SSAValue, plane: Int) -> None:
+        """The matmul's element at `coords` (of its result): through the fused epilogue to
+        its target tile, stored or combined into the accumulator."""
+        b = self.b
+        if mm.mode == "regs":
+            self.store_tile(mm.target, coords, value, plane)
+            return
+        rd = self.reader({mm.result: value})
+        if mm.mode == "store":
+            x = rd.read(mm.target, coords) if mm.target != mm.result else value
+            self.store_tile(mm.target, coords, x, plane)
+            return
+        acc_op = self.producer[mm.target][1]
+        x = rd.read(acc_op.operands[0], coords)
+        old = self.load_tile(mm.target, coords, plane)
+        new = b.fadd(old, x) if mm.combine == "sum" else b.fmax(old, x)
+        self.store_tile(mm.target, coords, new, plane)
+
+    def _simt_matmul(self, mm: MatmulPlan) -> None:
+        """One output element per thread and step, an FMA loop over k (no tensor cores)."""
+        b = self.b
+        g = self.graph
+        a_shape = g.type_of(mm.a if mm.a < g.num_values else self.plan.converts[mm.a]).shape
+        b_shape = g.type_of(mm.b if mm.b < g.num_values else self.plan.converts[mm.b]).shape
+        out_shape = (*mm.batch, mm.m, mm.n)
+
+        def body(index: Int) -> None:
+            c = _coords(b, index, out_shape)
+            batch = c[:-2]
+            acc = b.alloca(f32)
+            b.store(b.f32(0.0), acc, 4)
+            with b.loop(mm.k) as k:
+                rd = self.reader()
+                av = rd.read(mm.a, [*_broadcast(batch, a_shape[:-2]), c[-2], k])
+                bv = rd.read(mm.b, [*_broadcast(batch, b_shape[:-2]), k, c[-1]])
+                b.store(b.fma(av, bv, b.load(f32, acc, 4)), acc, 4)
+            self.write_result(mm, c, b.load(f32, acc, 4), 0)
+
+        self.for_each(math.prod(out_shape), body)
+
+
+class _Reader:
+    """Reads values element by element within one task: a tiled value is loaded, a fused
+    one is computed from its operands (recursively), with one load or computation per
+    (value, coordinates) in the task."""
+
+    def __init__(self, k: KernelEmitter, override: dict[int, SSAValue]):
+        self.k = k
+        self.override = override
+        self.cache: dict[tuple[int, tuple[object, ...]], SSAValue] = {}
+
+    def read(self, v: int, coords: Sequence[Int]) -> SSAValue:
+        if v in self.override:
+            return self.override[v]
+        key = (v, tuple(c if isinstance(c, int) else id(c) for c in coords))
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        k = self.k
+        if v in k.plan.tiles:
+            x = k.read_tile(v, coords)
+        else:
+            index = k.producer[v][0]
+            results = k._results_of(index)  # pyright: ignore[reportPrivateUsage]
+            x = self.apply(index, coords)[results.index(v)]
+        self.cache[key] = x
+        return x
+
+    def apply(self, index: int, coords: Sequence[Int]) -> list[SSAValue]:
+        """The results of elementwise-class op `index` at `coords` of its result shape."""
+        k = self.k
+        op = k.graph.ops[index]
+        args = [self.read(o, _broadcast(coords, k.graph.type_of(o).shape)) for o in op.operands]
+        if op.kind == "fuse":
+            assert op.body is not None
+            return _run_scalar_graph(k.b, op.body, args)
+        scalar = op.float_attr("scalar") if op.kind == "mul_scalar" else None
+        return [scalar_op(k.b, op.kind, args, scalar)]
+
+
+def _run_scalar_graph(b: Builder, body: Graph, args: list[SSAValue]) -> list[SSAValue]:
+    values: list[SSAValue] = list(args)
+    for op in body.ops:
+        operands = [values[i] for i in op.operands]
+        scalar = op.float_attr("scalar") if op.kind == "mul_scalar" else None
+        values.append(scalar_op(b, op.kind, operands, scalar))
+    return [values[i] for i in body.outputs]
+
+
+class _MmaEmitter:
+    """A matmul on tensor cores: warps split (batch, m, n, k) as the plan says; each warp
+    loads A fragments with ldmatrix, B fragments with ldmatrix.trans, and issues
+    mma.sync.m16n8k16 into f32 accumulators."""
+
+    def __init__(self, k: KernelEmitter, mm: MatmulPlan):
+        self.k = k
+        self.b = k.b
+        self.mm = mm
+        g = k.graph
+        plan = k.plan
+        self.a_tile = plan.tiles[mm.a]
+        self.b_tile = plan.tiles[mm.b]
+        self.a_batch = self.a_tile.shape[:-2]
+        self.b_batch = self.b_tile.shape[:-2]
+        pb, pm, pn, pk = mm.parts
+        b = self.b
+        w: Int = k.warp
+        self.wk = b.urem(w, pk)
+        w = b.udiv(w, pk)
+        self.wn = b.urem(w, pn)
+        w = b.udiv(w, pn)
+        self.wm = b.urem(w, pm)
+        self.wb = b.udiv(w, pm)
+        self.used = pb * pm * pn * pk
+        self.bt, self.mt, self.nt, self.kt = mm.tiles
+        self.m16 = math.ceil(mm.m / 16)
+        self.n8 = math.ceil(mm.n / 8)
+        del g
+
+    def _batch_coords(self, ib: Int) -> list[Int]:
+        b = self.b
+        flat = b.add(b.mul(self.wb, self.bt), ib)
+        return _coords(b, flat, self.mm.batch) if self.mm.batch else []
+
+    def _a_fragment(self, batch: list[Int], mtile: Int, k0: Int) -> list[SSAValue]:
+        b = self.b
+        lane = self.k.lane
+        row = b.add(b.mul(mtile, 16), b.and_(lane, 15))
+        if self.mm.m % 16:
+            row = b.umin(row, self.mm.m - 1)
+        col = b.add(k0, b.mul(b.lshr(lane, 4), 8))
+        coords = [*_broadcast(batch, self.a_batch), row, col]
+        off = b.add(self.k.tile_base(self.mm.a), self.k.element_offset(self.a_tile, coords))
+        res = b._r(nvvm.LdMatrixOp(self.k.smem_ptr(off), 4))  # pyright: ignore[reportPrivateUsage]
+        return [b.extract(res, i, i32) for i in range(4)]
+
+    def _b_fragments(self, batch: list[Int], ntile: Int, k0: Int, pair: bool) -> list[SSAValue]:
+        """B fragments (b0, b1) of n tile `ntile`, and of `ntile + 1` when `pair`."""
+        b = self.b
+        lane = self.k.lane
+        krow = b.add(k0, b.add(b.and_(lane, 7), b.mul(b.and_(b.lshr(lane, 3), 1), 8)))
+        col = b.mul(ntile, 8)
+        if pair:
+            col = b.add(col, b.mul(b.lshr(lane, 4), 8))
+        coords = [*_broadcast(batch, self.b_batch), krow, col]
+        off = b.add(self.k.tile_base(self.mm.b), self.k.element_offset(self.b_tile, coords))
+        num = 4 if pair else 2
+        res = b._r(nvvm.LdMatrixOp(self.k.smem_ptr(off), num, trans=True))  # pyright: ignore[reportPrivateUsage]
+        return [b.extract(res, i, i32) for i in range(num)]
+
+    def _k_steps(
+        self, batch: list[Int], mtiles: list[Int], ntiles: list[Int], slots: SSAValue, first: int
+    ) -> None:
+        """acc[first + ...] += A B over this warp's k steps, for the given tiles."""
+        b = self.b
+        mm = self.mm
+        with b.loop(self.kt) as s:
+            k0 = b.mul(b.add(b.mul(self.wk, self.kt), s), 16)
+            a = [self._a_fragment(batch, m, k0) for m in mtiles]
+            bf: list[list[SSAValue]] = []
+            j = 0
+            while j < len(ntiles):
+                pair = j + 1 < len(ntiles)
+                regs = self._b_fragments(batch, ntiles[j], k0, pair)
+                bf.append(regs[0:2])
+                if pair:
+                    bf.append(regs[2:4])
+                j += 2
+            for i in range(len(mtiles)):
+                for jj in range(len(ntiles)):
+                    base = first + (i * len(ntiles) + jj) * 4
+                    ptrs = [b.slot(slots, base + e, f32) for e in range(4)]
+                    c = [b.load(f32, p, 4) for p in ptrs]
+                    res = b._r(nvvm.MmaSyncOp(a[i], bf[jj], c, mm.ab_type))  # pyright: ignore[reportPrivateUsage]
+                    for e in range(4):
+                        b.store(b.extract(res, e, f32), ptrs[e], 4)
+
+    def _tile_lists(self, i0: int, mc: int, j0: int, nc: int) -> tuple[list[Int], list[Int]]:
+        b = self.b
+        mtiles = [b.add(b.mul(self.wm, self.mt), i0 + i) for i in range(mc)]
+        ntiles = [b.add(b.mul(self.wn, self.nt), j0 + j) for j in range(nc)]
+        return mtiles, ntiles
+
+    def _write(
+        self,
+        batch: list[Int],
+        mtiles: list[Int],
+        ntiles: list[Int],
+        slots: SSAValue,
+        first: int,
+        write: Callable[[list[Int], SSAValue], None],
+    ) -> None:
+        b = self.b
+        lane = self.k.lane
+        mm = self.mm
+        for i, mtile in enumerate(mtiles):
+            for j, ntile in enumerate(ntiles):
+                base = first + (i * len(ntiles) + j) * 4
+                for h in range(2):
+                    row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
+                    for e in range(2):
+                        col = b.add(b.add(b.mul(ntile, 8), b.mul(b.and_(lane, 3), 2)), e)
+                        ok = b.and1(
+                            b.icmp("ult", row, mm.m) if mm.m % 16 else True,
+                            b.icmp("ult", col, mm.n) if mm.n % 8 else True,
+                        )
+                        x = b.load(f32, b.slot(slots, base + 2 * h + e, f32), 4)
+                        with b.if_(ok):
+                            write([*batch, row, col], x)
+
+    def emit(self) -> None:
+        b = self.b
+        mm = self.mm
+        with b.if_(
+            b.icmp("ult", self.k.warp, self.used) if self.used < self.k.plan.warps else True
+        ):
+            if mm.mode == "regs":
+                slots = self.k.acc_slots[mm.op]
+                for ib in range(self.bt):
+                    batch = self._batch_coords(ib)
+                    mtiles, ntiles = self._tile_lists(0, self.mt, 0, self.nt)
+                    self._k_steps(batch, mtiles, ntiles, slots, ib * self.mt * self.nt * 4)
+                return
+            # register blocks of at most MAX_CHUNK registers
+            nc = min(self.nt, 8)
+            mc = max(1, min(self.mt, 32 // (4 * nc)))
+            slots = b.alloca(f32, mc * nc * 4)
+            with b.loop(self.bt) as ib:
+                batch = self._batch_coords(ib)
+                for i0 in range(0, self.mt, mc):
+                    for j0 in range(0, self.nt, nc):
+                        mcount, ncount = min(mc, self.mt - i0), min(nc, self.nt - j0)
+                        mtiles, ntiles = self._tile_lists(i0, mcount, j0, ncount)
+                        zero = b.f32(0.0)
+                        for e in range(mcount * ncount * 4):
+                            b.store(zero, b.slot(slots, e, f32), 4)
+                        self._k_steps(batch, mtiles, ntiles, slots, 0)
+                        self._write(
+                            batch,
+                            mtiles,
+                            ntiles,
+                            slots,
+                            0,
+                            lambda c, x: self.k.write_result(mm, c, x, self.wk),
+                        )
+
+    def materialize(self) -> None:
+        """After the loop: register accumulators to their tile (plane = k split)."""
+        b = self.b
+        mm = self.mm
+        slots = self.k.acc_slots[mm.op]
+        with b.if_(
+            b.icmp("ult", self.k.warp, self.used) if self.used < self.k.plan.warps else True
+        ):
+            for ib in range(self.bt):
+                batch = self._batch_coords(ib)
+                mtiles, ntiles = self._tile_lists(0, self.mt, 0, self.nt)
+                self._write(
+                    batch,
+                    mtiles,
+                    ntiles,
+                    slots,
+                    ib * self.mt * self.nt * 4,
+                    lambda c, x: self.k.store_tile(mm.target, c, x, self.wk),
+                )
+
+
+def smem_global(size: int = 0) -> llvm.GlobalOp:
+    """The dynamic shared memory of every kernel: `extern __shared__` bytes."""
+    return llvm.GlobalOp(
+        llvm.LLVMArrayType(size, IntegerType(8)),
+        SMEM_SYMBOL,
+        "external",
+        addr_space=nvvm.SHARED,
+        alignment=16,
+    )
+
+
+__all__ = ["Float16Type", "KernelEmitter", "smem_global", "storage_type"]
