@@ -37,16 +37,40 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     return {"kernel": _kernel, "block": _block, "thread": _thread, "nvvm": _nvvm}
 
 
-def _check_equivalence() -> type[ModulePass]:
-    from mirage.passes.equivalence.check_equivalence import CheckEquivalencePass
+def _linalg() -> Dialect:
+    from mirage.passes.linalg.named_ops import linalg_dialect
 
-    return CheckEquivalencePass
+    return linalg_dialect()
+
+
+def get_dialect_overrides() -> dict[str, Callable[[], Dialect]]:
+    """xDSL dialects replaced by an extended version (linalg: batch_matmul, and matmul
+    bodies that verify for mixed precision)."""
+    return {"linalg": _linalg}
+
+
+def _convert_linalg_to_kernel() -> type[ModulePass]:
+    from mirage.passes.linalg.to_kernel import ConvertLinalgToKernelPass
+
+    return ConvertLinalgToKernelPass
+
+
+def _convert_kernel_to_linalg() -> type[ModulePass]:
+    from mirage.passes.linalg.to_linalg import ConvertKernelToLinalgPass
+
+    return ConvertKernelToLinalgPass
 
 
 def _annotate_abstract_expr() -> type[ModulePass]:
     from mirage.passes.pruning.annotate import AnnotateAbstractExprPass
 
     return AnnotateAbstractExprPass
+
+
+def _check_equivalence() -> type[ModulePass]:
+    from mirage.passes.equivalence.check_equivalence import CheckEquivalencePass
+
+    return CheckEquivalencePass
 
 
 def _lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
@@ -60,6 +84,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         **_lowering_passes(),
         "annotate-abstract-expr": _annotate_abstract_expr,
+        "convert-linalg-to-kernel": _convert_linalg_to_kernel,
+        "convert-kernel-to-linalg": _convert_kernel_to_linalg,
         "check-equivalence": _check_equivalence,
     }
 
@@ -79,8 +105,9 @@ def make_context() -> Context:
     from xdsl.universe import Universe
 
     ctx = Context()
+    overrides = get_dialect_overrides()
     for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
+        ctx.register_dialect(name, overrides.get(name, factory))
     for name, factory in get_all_dialects().items():
         if name not in ctx.registered_dialect_names:
             ctx.register_dialect(name, factory)

@@ -1,0 +1,247 @@
+"""Recognizing elementwise computations by what they compute.
+
+An elementwise region of terms (arithmetic on tensors that are leaves for this purpose) is
+a scalar function of the values where one cuts it. The matcher tries cuts from the one
+that covers most of the region down: for each cut of one or two values it evaluates the
+region on fixed random samples and compares with every kind of
+`mirage.dialects.opkinds` (and with multiplication by a constant, and with a binary kind
+whose other operand is a constant). So `x * sigmoid(x)` is silu however the body spells
+sigmoid, `select(x > 0, x, 0)` is relu, `x * x` and `fpowi(x, 2)` are square.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mirage.dialects.opkinds import BINARY_KINDS, UNARY_KINDS
+from mirage.passes.linalg.terms import TermGraph, prim_fn
+
+Array = NDArray[Any]
+
+_N = 96
+_RTOL = 1e-7
+"""Constants of f32 bodies differ from the exact ones by about 1e-8 relative (gelu's
+1.41421354 for sqrt(2)); an epsilon of 1e-6 added to values near 0.01 differs by 1e-4."""
+_ATOL = 1e-9
+"""Relative to the largest sample value: the tails of gelu are tiny, and there a constant
+rounded to f32 weighs more than _RTOL."""
+_MAX_REGION = 24
+
+
+def _samples(seed: int) -> Array:
+    rng = np.random.default_rng(seed)
+    parts = [
+        rng.uniform(-3.0, 3.0, 56),
+        rng.uniform(0.01, 0.1, 12),
+        -rng.uniform(0.01, 0.1, 12),
+        rng.uniform(4.0, 9.0, 8) * rng.choice([-1.0, 1.0], 8),
+        np.array([1.0, -1.0, 0.5, 2.0, -0.5, 3.0, 0.25, -2.0]),
+    ]
+    return np.concatenate(parts)[:_N]
+
+
+_XS = _samples(1)
+_YS = _samples(2)
+_BINARY_FNS: list[tuple[str, Any]] = [
+    *((k.name, k.float_fn) for k in BINARY_KINDS),
+    ("min", np.minimum),  # no kind of its own: emitted as -max(-x, -y)
+]
+with np.errstate(all="ignore"):
+    _UNARY_REF = {k.name: k.float_fn(_XS.copy()) for k in UNARY_KINDS}
+    _BINARY_REF = {name: (fn(_XS, _YS), fn(_YS, _XS)) for name, fn in _BINARY_FNS}
+
+
+def _close(a: Array, b: Array) -> bool:
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        a, b = np.broadcast_arrays(a, b)
+    fa, fb = np.isfinite(a), np.isfinite(b)
+    if not np.array_equal(fa, fb) or fa.sum() < _N // 4:
+        return False
+    scale = float(np.max(np.abs(b[fb])))
+    return bool(np.allclose(a[fa], b[fb], rtol=_RTOL, atol=_ATOL * scale))
+
+
+@dataclass(frozen=True)
+class Match:
+    """The region equals `kind` applied to `operands` (term ids, in order), where an
+    operand None stands for the constant `const`. Kinds: a kind of opkinds, `min`,
+    `scale` (multiplication by `const`) or `identity`."""
+
+    kind: str
+    operands: tuple[int | None, ...]
+    const: float | None = None
+
+
+class Region:
+    """The elementwise terms under one root, with the leaves they read."""
+
+    def __init__(self, graph: TermGraph, root: int) -> None:
+        self.graph = graph
+        self.root = root
+        self.nodes: list[int] = []
+        self.leaves: list[int] = []
+        seen: set[int] = set()
+        stack = [root]
+        while stack:
+            t = stack.pop()
+            if t in seen:
+                continue
+            seen.add(t)
+            term = graph[t]
+            if term.kind == "const":
+                continue
+            if term.kind == "ew" and len(self.nodes) < _MAX_REGION:
+                self.nodes.append(t)
+                stack.extend(term.operands)
+            else:
+                self.leaves.append(t)
+
+    def covered(self, cut: tuple[int, ...]) -> list[int] | None:
+        """The region nodes computed above `cut`, or None if the root reads a leaf that
+        is not in the cut."""
+        seen: set[int] = set()
+        out: list[int] = []
+        stack = [self.root]
+        while stack:
+            t = stack.pop()
+            if t in seen or t in cut:
+                continue
+            seen.add(t)
+            term = self.graph[t]
+            if term.kind == "const":
+                continue
+            if term.kind != "ew":
+                return None
+            out.append(t)
+            stack.extend(term.operands)
+        return out
+
+    def evaluate(self, binding: dict[int, Array]) -> Array:
+        memo: dict[int, Array] = dict(binding)
+
+        def value(t: int) -> Array:
+            found = memo.get(t)
+            if found is not None:
+                return found
+            term = self.graph[t]
+            if term.kind == "const":
+                v = np.float64(term.attr)  # type: ignore[arg-type]
+            else:
+                with np.errstate(all="ignore"):
+                    v = prim_fn(term.attr)(*[value(o) for o in term.operands])  # type: ignore[arg-type]
+            memo[t] = v
+            return v
+
+        return np.asarray(value(self.root))
+
+    def constants(self, nodes: list[int]) -> list[float]:
+        out: set[float] = set()
+        for t in nodes:
+            for o in self.graph[t].operands:
+                c = self.graph.const_value(o)
+                if c is not None:
+                    out.update({c, -c})
+                    if c != 0:
+                        out.add(1.0 / c)
+        return sorted(out)
+
+    def in_order(self, cut: tuple[int, ...]) -> tuple[int, ...]:
+        """The cut's values in the order the source reads them (left operands first), so
+        a commutative op keeps its operand order."""
+        order: dict[int, int] = {}
+        stack = [self.root]
+        while stack:
+            t = stack.pop()
+            if t in order:
+                continue
+            order[t] = len(order)
+            if t not in cut and self.graph[t].kind == "ew":
+                stack.extend(reversed(self.graph[t].operands))
+        return tuple(sorted(cut, key=lambda c: order.get(c, len(order))))
+
+    def cuts(self) -> list[tuple[tuple[int, ...], list[int]]]:
+        """Cuts of one or two values with the nodes each covers, most covered first."""
+        candidates = [t for t in [*self.nodes, *self.leaves] if t != self.root]
+        found: list[tuple[tuple[int, ...], list[int]]] = []
+        for c in candidates:
+            cov = self.covered((c,))
+            if cov is not None:
+                found.append(((c,), cov))
+        for a, b in itertools.combinations(candidates, 2):
+            cov = self.covered((a, b))
+            if cov is None:
+                continue
+            # both values must be read (else a smaller cut says the same)
+            if self.covered((a,)) is None and self.covered((b,)) is None:
+                found.append(((a, b), cov))
+        found.sort(key=lambda x: (-len(x[1]), len(x[0])))
+        return found
+
+
+def match_region(graph: TermGraph, root: int) -> Match | None:
+    """The kernel op (one kind, scale, or identity) that computes `root` from the values
+    of the largest cut that one matches; None when only the root's own primitive does."""
+    region = Region(graph, root)
+    for cut, covered in region.cuts():
+        m = _match_cut(region, cut, covered)
+        if m is not None:
+            return m
+    return None
+
+
+def _match_cut(region: Region, cut: tuple[int, ...], covered: list[int]) -> Match | None:
+    if len(cut) == 1:
+        (x,) = cut
+        g = region.evaluate({x: _XS})
+        if not np.isfinite(g).any():
+            return None
+        for kind in UNARY_KINDS:
+            if _close(g, _UNARY_REF[kind.name]):
+                return Match(kind.name, (x,))
+        c = float(region.evaluate({x: np.array([1.0])}).reshape(-1)[0])
+        if np.isfinite(c) and c != 0 and _close(g, c * _XS):
+            return Match("identity", (x,)) if c == 1.0 else Match("scale", (x,), c)
+        zero = float(region.evaluate({x: np.array([0.0])}).reshape(-1)[0])
+        consts = region.constants(covered)
+        if np.isfinite(zero):
+            consts = sorted({*consts, zero})
+        for name, fn in _BINARY_FNS:
+            for c in consts:
+                with np.errstate(all="ignore"):
+                    if _close(g, fn(_XS, np.float64(c))):
+                        return Match(name, (x, None), c)
+                    if _close(g, fn(np.float64(c), _XS)):
+                        return Match(name, (None, x), c)
+        return None
+    a, b = region.in_order(cut)
+    g = region.evaluate({a: _XS, b: _YS})
+    for name, _ in _BINARY_FNS:
+        ab, ba = _BINARY_REF[name]
+        if _close(g, ab):
+            return Match(name, (a, b))
+        if _close(g, ba):
+            return Match(name, (b, a))
+    return None
+
+
+def find_combiner(graph: TermGraph, y: int, placeholder: int) -> tuple[str, int] | None:
+    """How a reduction body combines: `y` == comb(placeholder, x) for comb in add, max,
+    min and some x that does not read the placeholder; returns (sum|max|min, x)."""
+    region = Region(graph, y)
+    combiners = {"sum": np.add(_XS, _YS), "max": np.maximum(_XS, _YS), "min": np.minimum(_XS, _YS)}
+    for cut, _ in region.cuts():
+        if placeholder not in cut or len(cut) != 2:
+            continue
+        x = cut[0] if cut[1] == placeholder else cut[1]
+        g = region.evaluate({placeholder: _XS, x: _YS})
+        for kind, ref in combiners.items():
+            if _close(g, ref):
+                return kind, x
+    return None
