@@ -350,7 +350,9 @@ class _Reader:
             self.take(",")
             arg = self.term()
             self.take(")")
-            return sum_of(n, arg) if tok == "sum" else rmax_of(n, arg)
+            if n == 1:
+                return arg
+            return Sum(n, arg) if tok == "sum" else RMax(n, arg)
         args = [self.term()]
         while self.peek() == ",":
             self.take(",")
