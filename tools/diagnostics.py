@@ -14,12 +14,14 @@ from typing import NoReturn
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from mirage.passes.linalg.constants import ResourceKeyParser
 
-class LocatingParser(Parser):
-    """A parser that records the source position at which each op starts."""
+
+class LocatingParser(ResourceKeyParser):
+    """A parser that records the source position at which each op starts (and files each
+    `dialect_resources` blob under the name its attributes use)."""
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)

@@ -84,9 +84,22 @@ class MirageOptMain(xDSLOptMain):
             with open(self.args.output_file, "w") as f:
                 f.write(text)
 
+    def register_all_dialects(self) -> None:
+        from xdsl.universe import Universe
+
+        from mirage.tools.registry import get_dialect_overrides
+
+        overrides = get_dialect_overrides()
+        for name, factory in Universe.get_multiverse().all_dialects.items():
+            self.ctx.register_dialect(name, overrides.get(name, factory))
+
     def _pass_error(self, e: DiagnosticException) -> str:
         lines = str(e).strip().splitlines()
-        return f"{self.get_input_name()}: error: {lines[0] if lines else type(e).__name__}"
+        message = lines[0] if lines else type(e).__name__
+        # A pass that names the offending op (ConversionError) gets the op's source place.
+        where = getattr(self, "_locations", {}).get(getattr(e, "op", None))
+        place = f"{self.get_input_name()}:{where[0]}:{where[1]}" if where else self.get_input_name()
+        return f"{place}: error: {message}"
 
     def prepare_output(self) -> IO[str]:
         return StringIO()

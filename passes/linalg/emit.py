@@ -57,6 +57,8 @@ class Emitter:
         self.block = self.func.body.block
         for new, old in zip(self.block.args, source.regions[0].block.args, strict=False):
             new.name_hint = old.name_hint
+        for c in imported.constants:
+            self.block.args[c.index].name_hint = c.op.result.name_hint
         self.memo: dict[tuple[int, str | None], SSAValue] = {}
         self.consts: dict[tuple[float, Shape, str], SSAValue] = {}
         self.uses = self.g.use_counts(imported.outputs)

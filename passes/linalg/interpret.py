@@ -519,6 +519,8 @@ class Interpreter:
             return g.ew(f"cmp_{pred}", args, "i1")
         if isinstance(op, arith.SelectOp):
             return g.ew("select", args, dtype)
+        if op.dialect_name() in ("scf", "cf"):
+            raise ConversionError(op, "is control flow; only straight-line bodies are supported")
         raise ConversionError(op, "cannot be expressed in the kernel dialect")
 
 

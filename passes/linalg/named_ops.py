@@ -89,6 +89,18 @@ class _ContractionOp(xlinalg.NamedOperation):
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
         return _contraction_body(inputs, outputs)
 
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        # MLIR writes transposing maps before the operands: `indexing_maps = [...] ins(...)`
+        maps = None
+        if parser.parse_optional_characters("indexing_maps"):
+            parser.parse_punctuation("=")
+            maps = parser.parse_attribute()
+        op = cast(Self, super().parse(parser))
+        if maps is not None:
+            op.properties["indexing_maps"] = maps
+        return op
+
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         maps = self.properties["indexing_maps"]
         assert isinstance(maps, ArrayAttr)
