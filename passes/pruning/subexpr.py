@@ -247,11 +247,12 @@ class SubexprChecker:
         text = smt_query(t, nodes)
         if text is None:
             return Answer.PRUNE
-        solver = z3.SimpleSolver(ctx=self._context)
-        solver.set("timeout", self.timeout_ms)
+        # z3's Python API has no type annotations.
+        solver = z3.SimpleSolver(ctx=self._context)  # pyright: ignore[reportUnknownMemberType]
+        solver.set("timeout", self.timeout_ms)  # pyright: ignore[reportUnknownMemberType]
         try:
-            solver.from_string(text)
-            result = solver.check()
+            solver.from_string(text)  # pyright: ignore[reportUnknownMemberType]
+            result = solver.check()  # pyright: ignore[reportUnknownMemberType]
         except z3.Z3Exception:
             return Answer.UNKNOWN
         if result == z3.sat:

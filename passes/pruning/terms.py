@@ -27,6 +27,7 @@ class Term:
 
     __slots__ = ("__weakref__", "_text")
     fields: ClassVar[tuple[str, ...]] = ()
+    _text: str | None
 
     def __new__(cls, *values: Any) -> Any:
         key = (cls, *values)
