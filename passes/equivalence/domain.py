@@ -81,6 +81,13 @@ class FFValue:
     q: Lazy
     poisoned: bool = False
 
+    def __post_init__(self) -> None:
+        # An imaginary part computed from one broadcast operand has that operand's shape.
+        if self.im is not None and self.im.shape != self.re.shape:
+            shape = np.broadcast_shapes(self.re.shape, self.im.shape)
+            self.re = np.broadcast_to(self.re, shape)
+            self.im = np.broadcast_to(self.im, shape)
+
     @property
     def shape(self) -> tuple[int, ...]:
         return tuple(self.re.shape)

@@ -43,30 +43,46 @@ assert (P - 1) ** 2 < EXACT_LIMIT and P % 8 == 7 and Q % 4 == 3
 
 
 def reduce_mod(x: Arr, m: int) -> Arr:
-    """x mod m for float64 integers 0 <= x < 2^53 (or small negatives), exactly."""
-    quotient = np.floor(x * (1.0 / m))
-    r = x - quotient * m
-    # The quotient above can be off by one when x / m rounds across an integer.
-    r = np.where(r < 0, r + m, r)
-    return np.where(r >= m, r - m, r)
+    """x mod m for float64 integers -m <= x < 2^53, exactly (a new array)."""
+    r = np.asarray(np.multiply(x, 1.0 / m))
+    np.floor(r, out=r)
+    r *= m
+    np.subtract(x, r, out=r)
+    return _correct(r, m)
+
+
+def _correct(r: Arr, m: int) -> Arr:
+    # The quotient above is off by one when x / m rounds across an integer.
+    np.add(r, m, out=r, where=r < 0)
+    np.subtract(r, m, out=r, where=r >= m)
+    return r
 
 
 def add(a: Arr, b: Arr, m: int) -> Arr:
-    s = a + b
-    return np.where(s >= m, s - m, s)
+    s = np.asarray(np.add(a, b))
+    np.subtract(s, m, out=s, where=s >= m)
+    return s
 
 
 def sub(a: Arr, b: Arr, m: int) -> Arr:
-    d = a - b
-    return np.where(d < 0, d + m, d)
+    d = np.asarray(np.subtract(a, b))
+    np.add(d, m, out=d, where=d < 0)
+    return d
 
 
 def neg(a: Arr, m: int) -> Arr:
-    return np.where(a == 0, a, m - a)
+    r = np.asarray(np.subtract(float(m), a))
+    np.copyto(r, 0.0, where=r == m)
+    return r
 
 
 def mul(a: Arr, b: Arr, m: int) -> Arr:
-    return reduce_mod(a * b, m)
+    product = np.asarray(np.multiply(a, b))
+    q = np.asarray(np.multiply(product, 1.0 / m))
+    np.floor(q, out=q)
+    q *= m
+    np.subtract(product, q, out=product)
+    return _correct(product, m)
 
 
 def power(base: Arr, exponent: int, m: int) -> Arr:

@@ -1,0 +1,25 @@
+// rms_norm(X) W fused: the block accumulates X W and the rms of X side by side and
+// divides once after the loop (the normalization deferred past the matmul).
+// EXPECT: equivalent
+func.func @reference(%x: tensor<4x16xf32>, %w: tensor<16x8xf32>) -> tensor<4x8xf32> {
+  %n = kernel.rms_norm %x : tensor<4x16xf32> -> tensor<4x16xf32>
+  %r = kernel.matmul %n, %w : tensor<4x16xf32>, tensor<16x8xf32> -> tensor<4x8xf32>
+  func.return %r : tensor<4x8xf32>
+}
+func.func @candidate(%x: tensor<4x16xf32>, %w: tensor<16x8xf32>) -> tensor<4x8xf32> {
+  %r = kernel.graph(%x, %w) grid [2, 1, 1] block [128, 1, 1] forloop 4 : (tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%gx: tensor<4x16xf32>, %gw: tensor<16x8xf32>):
+    %acc, %rms = block.for_loop : tensor<4x4xf32>, tensor<4x1xf32> {
+      %xt = block.input %gx imap [-1, -1, -1] forloop_dim 1 : tensor<4x16xf32> -> tensor<4x4xf32>
+      %wt = block.input %gw imap [1, -1, -1] forloop_dim 0 : tensor<16x8xf32> -> tensor<4x4xf32>
+      %p = block.matmul %xt, %wt : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+      %a = block.accum_sum %p : tensor<4x4xf32> -> tensor<4x4xf32>
+      %b = block.accum_rms_last %xt : tensor<4x4xf32> -> tensor<4x1xf32>
+      block.yield %a, %b : tensor<4x4xf32>, tensor<4x1xf32>
+    }
+    %y = block.div %acc, %rms : tensor<4x4xf32>, tensor<4x1xf32> -> tensor<4x4xf32>
+    %o = block.output %y omap [1, -1, -1] : tensor<4x4xf32> -> tensor<4x8xf32>
+    block.return %o : tensor<4x8xf32>
+  }
+  func.return %r : tensor<4x8xf32>
+}

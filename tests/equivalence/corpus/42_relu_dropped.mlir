@@ -1,0 +1,12 @@
+// relu(x) y against x y.
+// EXPECT: different
+// UNSOUND: relu
+func.func @reference(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %a = kernel.relu %x : tensor<4x8xf32> -> tensor<4x8xf32>
+  %r = kernel.mul %a, %y : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  func.return %r : tensor<4x8xf32>
+}
+func.func @candidate(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %r = kernel.mul %x, %y : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  func.return %r : tensor<4x8xf32>
+}
