@@ -422,6 +422,8 @@ class AccumRescaleOp(AccumulatorOp):
     M the maximum of scale_i over all iterations (scale broadcasts to input)."""
 
     name = "block.accum_rescale"
+    # Declared again so that IRDL orders the operands (input, scale), as the model does.
+    input = operand_def(TensorType)
     scale = operand_def(TensorType)
     assembly_format = (
         "$input `,` $scale attr-dict `:` type($input) `,` type($scale) `->` type($result)"

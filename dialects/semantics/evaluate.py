@@ -141,19 +141,23 @@ def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
         kind = bop.kind
         if kind == "input":
             imap, fdim = bop.ints_attr("imap"), bop.int_attr("forloop_dim")
-            result = domain.restructure(
-                operands[0],
-                lambda a, imap=imap, fdim=fdim: tile_view(a, imap, fdim, grid, loops),
-            )
+            results = [
+                domain.restructure(
+                    operands[0],
+                    lambda a, imap=imap, fdim=fdim: tile_view(a, imap, fdim, grid, loops),
+                )
+            ]
         elif kind.startswith("accum_"):
-            result = _accumulate(bop, operands, domain, loops)
+            results = [_accumulate(bop, operands, domain, loops)]
         elif kind == "output":
             omap = bop.ints_attr("omap")
-            result = domain.restructure(operands[0], lambda a, omap=omap: assemble(a, omap, grid))
-        else:
+            results = [
+                domain.restructure(operands[0], lambda a, omap=omap: assemble(a, omap, grid))
+            ]
+        else:  # a thread.fuse may have several results
             lead = LOOP_LEAD if index < body.loop_end else POST_LEAD
-            (result,) = _apply(bop, operands, domain, lead)
-        values.append(domain.cast(result, bop.results[0].dtype))
+            results = _apply(bop, operands, domain, lead)
+        values.extend(domain.cast(r, t.dtype) for r, t in zip(results, bop.results, strict=True))
     return [values[i] for i in body.outputs]
 
 
