@@ -19,6 +19,8 @@ Use from the search:
         ...grow it...
     pruner.keep_term(term)             # one expression (say, of an op about to be added)
     AbstractExprs.of(graph)[value]     # the expression of one value; .bodies for nested ones
+    b = ExprBuilder(arg_terms, arg_types, grid=(g, 1, 1), forloop_range=n)
+    b.push(block_op); b.pop()          # a block graph built op by op, with backtracking
     pruner.stats                       # queries, cache_hits, disk_hits, decided, pruned, ...
 
 Answers are cached in memory per expression and per canonical form, and, with `cache=`,
@@ -28,7 +30,7 @@ in one append-only file shared by runs and processes (`cache.py`). The pass
 
 from mirage.passes.pruning.annotate import AnnotateAbstractExprPass
 from mirage.passes.pruning.canonical import canonical
-from mirage.passes.pruning.exprs import ELEMENTWISE_EXPRS, AbstractExprs
+from mirage.passes.pruning.exprs import ELEMENTWISE_EXPRS, AbstractExprs, ExprBuilder
 from mirage.passes.pruning.pruner import Pruner, PrunerStats
 from mirage.passes.pruning.subexpr import Answer, SubexprChecker
 from mirage.passes.pruning.terms import Term, parse_term
@@ -38,6 +40,7 @@ __all__ = [
     "AbstractExprs",
     "AnnotateAbstractExprPass",
     "Answer",
+    "ExprBuilder",
     "Pruner",
     "PrunerStats",
     "SubexprChecker",

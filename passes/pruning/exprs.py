@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from mirage.dialects.shapes import REPLICATE
-from mirage.dialects.ugraph.graph import Graph, Op
+from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.pruning.terms import (
     ONE,
     Add,
@@ -138,38 +138,93 @@ class _Loop:
     varies: set[int]
 
 
-def _evaluate(
-    graph: Graph, args: list[Term], level: str, loop: _Loop | None = None
-) -> AbstractExprs:
-    terms: list[Term] = list(args)
-    bodies: dict[int, AbstractExprs] = {}
-    for index, (op, results) in enumerate(graph.result_ids()):
-        operands = [terms[i] for i in op.operands]
-        shapes = [graph.type_of(i).shape for i in op.operands]
+class ExprBuilder:
+    """The expressions of a graph built op by op, the way the search builds it: `push` an
+    op and read its results' expressions, `pop` it to backtrack.
+
+    For a block graph give the launch's `grid` and `forloop_range`; the ops may come in
+    any valid order of the model (in-loop ops, then the ops after the loop)."""
+
+    def __init__(
+        self,
+        args: Sequence[Term],
+        arg_types: Sequence[TensorType],
+        *,
+        grid: Sequence[int] | None = None,
+        forloop_range: int | None = None,
+        thread: bool = False,
+    ):
+        if (grid is None) != (forloop_range is None):
+            raise ValueError("a block graph needs both its grid and its forloop range")
+        self.terms: list[Term] = list(args)
+        self.shapes: list[tuple[int, ...]] = [t.shape for t in arg_types]
+        self.bodies: dict[int, AbstractExprs] = {}
+        self._sizes: list[int] = []
+        self._loop = (
+            _Loop(forloop_range, tuple(grid), set())
+            if grid is not None and forloop_range is not None
+            else None
+        )
+        self._level = _Level.BLOCK if self._loop else (_Level.THREAD if thread else _Level.KERNEL)
+
+    def push(self, op: Op) -> tuple[Term, ...]:
+        """Add `op` (its operands name earlier values); the expressions of its results."""
+        operands = [self.terms[i] for i in op.operands]
+        shapes = [self.shapes[i] for i in op.operands]
+        index = len(self._sizes)
         if op.kind == "graph":
             outs, body = _launch(op, operands)
-            bodies[index] = body
+            self.bodies[index] = body
         elif op.kind == "fuse":
             assert op.body is not None
             body = _evaluate(op.body, operands, _Level.THREAD)
-            bodies[index] = body
+            self.bodies[index] = body
             outs = list(body.outputs)
-        elif level == _Level.BLOCK and loop is not None:
-            outs = [_block_op(op, operands, shapes, loop)]
+        elif self._loop is not None:
+            outs = [_block_op(op, operands, shapes, self._loop)]
         else:
             outs = [_op(op, operands, shapes)]
-        if loop is not None and index < graph.loop_end and _varies(op, loop):
-            loop.varies.update(results)
-        if len(outs) != len(results):
-            outs = [Unknown(f"{op.kind} gives {len(results)} results, its body {len(outs)}")] * len(
-                results
-            )
-        terms.extend(outs)
-    return AbstractExprs(graph, tuple(terms), bodies)
+        if len(outs) != len(op.results):
+            reason = f"{op.kind} gives {len(op.results)} results, its body {len(outs)}"
+            outs = [Unknown(reason)] * len(op.results)
+        first = len(self.terms)
+        if self._loop is not None and _varies(op, self._loop):
+            self._loop.varies.update(range(first, first + len(outs)))
+        self.terms.extend(outs)
+        self.shapes.extend(r.shape for r in op.results)
+        self._sizes.append(len(outs))
+        return tuple(outs)
+
+    def pop(self) -> None:
+        """Remove the last op pushed."""
+        count = self._sizes.pop()
+        first = len(self.terms) - count
+        del self.terms[first:]
+        del self.shapes[first:]
+        self.bodies.pop(len(self._sizes), None)
+        if self._loop is not None:
+            self._loop.varies.difference_update(range(first, first + count))
+
+
+def _evaluate(
+    graph: Graph, args: list[Term], level: str, loop: _Loop | None = None
+) -> AbstractExprs:
+    builder = ExprBuilder(
+        args,
+        graph.args,
+        grid=loop.grid if loop else None,
+        forloop_range=loop.loops if loop else None,
+        thread=level == _Level.THREAD,
+    )
+    for op in graph.ops:
+        builder.push(op)
+    return AbstractExprs(graph, tuple(builder.terms), dict(builder.bodies))
 
 
 def _varies(op: Op, loop: _Loop) -> bool:
-    """Does this per-iteration op's result differ between loop iterations?"""
+    """Does this op's result differ between loop iterations? (Only input iterators that
+    walk the loop start such a difference; accumulators end it; an op after the loop
+    reads only accumulators and values after the loop.)"""
     if op.kind == "input":
         return op.int_attr("forloop_dim") != REPLICATE
     return not op.kind.startswith("accum_") and any(i in loop.varies for i in op.operands)

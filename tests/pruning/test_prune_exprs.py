@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from xdsl.dialects.func import FuncOp
 
-from conftest import parse_module
+from conftest import FIXTURES, parse_module
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
 from mirage.dialects.ugraph import Graph
 from mirage.dialects.ugraph.from_ir import graph_from_func
-from mirage.passes.pruning import ELEMENTWISE_EXPRS, AbstractExprs
+from mirage.passes.pruning import ELEMENTWISE_EXPRS, AbstractExprs, ExprBuilder
 from mirage.passes.pruning.annotate import variable_names
 from mirage.passes.pruning.terms import Unknown, Var
 
@@ -272,3 +272,29 @@ def test_argument_expressions_can_be_given() -> None:
     e = AbstractExprs.of(graph, names=["a", "b"])
     assert str(e.outputs[0]) == "sum(64, mul(div(a, sqrt(sum(64, mul(a, a)))), b))"
     assert str(e[0]) == "a"
+
+
+def test_the_builder_pushes_and_pops_like_the_search() -> None:
+    module = parse_module((FIXTURES / "rmsnorm_linear_small.mlir").read_text())
+    ugraph = graph_from_func([op for op in module.ops if isinstance(op, FuncOp)][1])
+    launch = ugraph.ops[0]
+    assert launch.body is not None
+    whole = AbstractExprs.of(ugraph).bodies[0]
+    builder = ExprBuilder(
+        [Var("arg0"), Var("arg1")],
+        launch.body.args,
+        grid=launch.ints_attr("grid"),
+        forloop_range=launch.int_attr("forloop_range"),
+    )
+    for op in launch.body.ops:
+        builder.push(op)
+    assert tuple(builder.terms) == whole.terms
+    # Backtrack over the accumulators and push them again, as a search would.
+    builder.pop()  # output saver
+    builder.pop()  # thread.fuse
+    builder.pop()  # accum_mean_last
+    mean = launch.body.ops[5]
+    assert builder.push(mean) == (whole.terms[7],)
+    assert len(builder.terms) == 8
+    with pytest.raises(ValueError, match="grid and its forloop range"):
+        ExprBuilder([], [], grid=(1, 1, 1))
