@@ -129,5 +129,6 @@ func.func @ops(%x: tensor<16x64xf16>, %w: tensor<64x32xf16>) -> (tensor<16x32xf1
 // GENERIC: "block.output"(%{{.*}}) <{omap = array<i64: 0, 1, -1>}>
 // GENERIC: "block.for_loop"() ({
 // GENERIC: "block.reduce_sum"(%{{.*}}) <{dim = 1 : i64, size = 16 : i64}>
+// GENERIC: "block.accum_rescale"(%m, %mx) : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32>
 // GENERIC: "block.yield"
 // GENERIC-NEXT: }) : () -> (tensor<8x32xf32>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x32xf32>, tensor<8x16xf16>, tensor<8x32xf32>)
