@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, func, linalg, tensor
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -27,6 +27,8 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     TensorType,
 )
+from xdsl.dialects.linalg import ops as linalg_ops
+from xdsl.dialects.linalg.abstract_ops import ConvOperation, NamedOperation, PoolingOperation
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
@@ -210,21 +212,21 @@ class Interpreter:
             self.constant(op)
         elif isinstance(op, tensor.EmptyOp):
             self.values[op.tensor] = EMPTY
-        elif isinstance(op, linalg.FillOp):
+        elif isinstance(op, linalg_ops.FillOp):
             self.fill(op)
-        elif isinstance(op, linalg.TransposeOp):
+        elif isinstance(op, linalg_ops.TransposeOp):
             perm = [int(p) for p in op.permutation.get_values()]
             src = self.value(op.inputs[0], op)
             self.values[op.res[0]] = self.graph.transpose(src, perm)
-        elif isinstance(op, linalg.BroadcastOp):
+        elif isinstance(op, linalg_ops.BroadcastOp):
             self.broadcast(op)
-        elif isinstance(op, linalg.ReduceOp):
+        elif isinstance(op, linalg_ops.ReduceOp):
             self.reduce(op)
-        elif isinstance(op, linalg.ConvOperation | linalg.PoolingOperation):
+        elif isinstance(op, ConvOperation | PoolingOperation):
             raise ConversionError(
                 op, "is a convolution or pooling; the kernel dialect cannot express it"
             )
-        elif isinstance(op, linalg.GenericOp | linalg.NamedOperation):
+        elif isinstance(op, linalg_ops.GenericOp | NamedOperation):
             maps = [m.data for m in op.get_indexing_maps().data]
             iters = [str(it.data) for it in op.get_iterator_types().data]
             results = self.structured(
@@ -267,7 +269,7 @@ class Interpreter:
         self.constants.append(LiftedConstant(op, index))
         self.values[op.result] = self.graph.arg(index, shape, dtype)
 
-    def fill(self, op: linalg.FillOp) -> None:
+    def fill(self, op: linalg_ops.FillOp) -> None:
         scalar = op.inputs[0]
         if scalar not in self.scalars:
             raise ConversionError(op, "fills with a value that is not a constant")
@@ -275,7 +277,7 @@ class Interpreter:
         c = self.graph.const(self.scalars[scalar], len(shape), dtype)
         self.values[op.res[0]] = self.graph.broadcast(c, shape)
 
-    def broadcast(self, op: linalg.BroadcastOp) -> None:
+    def broadcast(self, op: linalg_ops.BroadcastOp) -> None:
         shape, _ = _static_shape(op.init.type, op, "init")
         added = {int(d) for d in op.dimensions.get_values()}
         src = self.value(op.input, op)
@@ -283,7 +285,7 @@ class Interpreter:
         spread = tuple(1 if d in added else next(kept) for d in range(len(shape)))
         self.values[op.result[0]] = self.graph.broadcast(self.graph.reshape(src, spread), shape)
 
-    def reduce(self, op: linalg.ReduceOp) -> None:
+    def reduce(self, op: linalg_ops.ReduceOp) -> None:
         in_shape, _ = _static_shape(op.input.type, op, "input")
         rank = len(in_shape)
         dims = {int(d) for d in op.dimensions.get_values()}

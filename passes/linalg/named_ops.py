@@ -18,6 +18,9 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects import linalg as xlinalg
 from xdsl.dialects.builtin import AffineMapAttr, AnyFloat, ArrayAttr, StringAttr
+from xdsl.dialects.linalg import attrs as linalg_attrs
+from xdsl.dialects.linalg import ops as linalg_ops
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.ir import Attribute, BlockArgument, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition, prop_def
@@ -25,7 +28,7 @@ from xdsl.parser import Parser
 
 
 def _contraction_body(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
-    arg_types = xlinalg.NamedOperation.body_arg_types((*inputs, *outputs))
+    arg_types = NamedOperation.body_arg_types((*inputs, *outputs))
     acc = arg_types[-1]
 
     @Builder.implicit_region(arg_types)
@@ -45,7 +48,7 @@ def _contraction_body(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -
         else:
             product = arith.MuliOp(args[0], args[1])
             total = arith.AddiOp(args[2], product)
-        xlinalg.YieldOp(total)
+        linalg_ops.YieldOp(total)
 
     return body
 
@@ -66,7 +69,7 @@ _BATCH_MAPS = ArrayAttr(
 )
 
 
-class _ContractionOp(xlinalg.NamedOperation):
+class _ContractionOp(NamedOperation):
     """A matmul-like named op: its body multiplies the inputs (cast to the output's type)
     and adds the product to the output; `indexing_maps` may transpose the operands."""
 
@@ -109,10 +112,10 @@ class _ContractionOp(xlinalg.NamedOperation):
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         return ArrayAttr(AffineMapAttr(m) for m in self.get_default_indexing_maps())
 
-    def get_iterator_types(self) -> ArrayAttr[xlinalg.IteratorTypeAttr]:
+    def get_iterator_types(self) -> ArrayAttr[linalg_attrs.IteratorTypeAttr]:
         loops = self.get_default_indexing_maps()[0].num_dims
-        par = xlinalg.IteratorTypeAttr.parallel()
-        return ArrayAttr([*([par] * (loops - 1)), xlinalg.IteratorTypeAttr.reduction()])
+        par = linalg_attrs.IteratorTypeAttr.parallel()
+        return ArrayAttr([*([par] * (loops - 1)), linalg_attrs.IteratorTypeAttr.reduction()])
 
 
 @irdl_op_definition
@@ -131,7 +134,7 @@ class BatchMatmulOp(_ContractionOp):
     indexing_maps = prop_def(ArrayAttr[AffineMapAttr], default_value=_BATCH_MAPS)
 
 
-class GenericOp(xlinalg.GenericOp):
+class GenericOp(linalg_ops.GenericOp):
     """`linalg.generic` whose custom syntax also reads `-> (type, type, ...)`."""
 
     @classmethod
@@ -145,7 +148,7 @@ class GenericOp(xlinalg.GenericOp):
         iters: list[Attribute] = []
         for it in cast(ArrayAttr[Attribute], attrs.pop("iterator_types")).data:
             if isinstance(it, StringAttr):
-                it = xlinalg.IteratorTypeAttr(xlinalg.IteratorType(it.data))
+                it = linalg_attrs.IteratorTypeAttr(linalg_attrs.IteratorType(it.data))
             iters.append(it)
         doc = attrs.pop("doc", None)
         library_call = attrs.pop("library_call", None)

@@ -1,6 +1,7 @@
 """Recognizing elementwise computations by what they compute.
 
-An elementwise region of terms (arithmetic on tensors that are leaves for this purpose) is
+An elementwise region of terms (arithmetic on tensors that are leaves for this purpose;
+a narrowing cast is a leaf too, since the rounding it stands for is part of the program) is
 a scalar function of the values where one cuts it. The matcher tries cuts from the one
 that covers most of the region down: for each cut of one or two values it evaluates the
 region on fixed random samples and compares with every kind of
@@ -97,7 +98,11 @@ class Region:
             term = graph[t]
             if term.kind == "const":
                 continue
-            if term.kind == "ew" and len(self.nodes) < _MAX_REGION:
+            if (
+                term.kind == "ew"
+                and len(self.nodes) < _MAX_REGION
+                and (t == root or not graph.is_narrowing_cast(t))
+            ):
                 self.nodes.append(t)
                 stack.extend(term.operands)
             else:
@@ -117,7 +122,7 @@ class Region:
             term = self.graph[t]
             if term.kind == "const":
                 continue
-            if term.kind != "ew":
+            if term.kind != "ew" or (t != self.root and self.graph.is_narrowing_cast(t)):
                 return None
             out.append(t)
             stack.extend(term.operands)

@@ -309,6 +309,14 @@ class TermGraph:
             term = self.terms[t]
         return t
 
+    def is_narrowing_cast(self, t: int) -> bool:
+        term = self.terms[t]
+        return (
+            term.kind == "ew"
+            and term.attr == "cast"
+            and not _wider_or_equal(term.dtype, self.terms[term.operands[0]].dtype)
+        )
+
     # --- traversal ----------------------------------------------------------------------
 
     def use_counts(self, roots: Sequence[int]) -> dict[int, int]:

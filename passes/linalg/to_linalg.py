@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, linalg, tensor
+from xdsl.dialects import arith, func, tensor
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -25,6 +25,8 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
+from xdsl.dialects.linalg import attrs as linalg_attrs
+from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -112,9 +114,9 @@ def _bcast_map(shape: Sequence[int], full: Sequence[int]) -> AffineMapAttr:
 
 def _iterators(kinds: Sequence[str]) -> list[Attribute]:
     return [
-        linalg.IteratorTypeAttr.reduction()
+        linalg_attrs.IteratorTypeAttr.reduction()
         if k == "reduction"
-        else linalg.IteratorTypeAttr.parallel()
+        else linalg_attrs.IteratorTypeAttr.parallel()
         for k in kinds
     ]
 
@@ -134,7 +136,7 @@ class _Builder:
 
     def filled(self, value: float, ty: TensorType) -> SSAValue:
         scalar = self.add(arith.ConstantOp(FloatAttr(value, ty.element_type)))  # type: ignore[arg-type]
-        return self.add(linalg.FillOp([scalar], [self.empty(ty)], [ty]))
+        return self.add(linalg_ops.FillOp([scalar], [self.empty(ty)], [ty]))
 
     def generic(
         self,
@@ -146,8 +148,8 @@ class _Builder:
     ) -> SSAValue:
         arg_types = [_element(v) for v in inputs] + [_element(init)]
         block = Block(arg_types=arg_types)
-        block.add_op(linalg.YieldOp(body(block, list(block.args))))
-        op = linalg.GenericOp(
+        block.add_op(linalg_ops.YieldOp(body(block, list(block.args))))
+        op = linalg_ops.GenericOp(
             list(inputs), [init], Region(block), list(maps), _iterators(iterators), [init.type]
         )
         return self.add(op)
@@ -196,7 +198,7 @@ class _Converter:
         if isinstance(op, kernel.RmsNormOp):
             return self.rms_norm(args[0], ty)
         if isinstance(op, kernel.TransposeOp):
-            return self.b.add(linalg.TransposeOp(args[0], self.b.empty(ty), op.permutation, ty))
+            return self.b.add(linalg_ops.TransposeOp(args[0], self.b.empty(ty), op.permutation, ty))
         if isinstance(op, kernel.ReshapeOp):
             return self.reshape(args[0], ty)
         if isinstance(op, kernel.ConcatOp):
