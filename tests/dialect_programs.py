@@ -3,6 +3,7 @@ independent numpy meanings of the elementwise kinds and of the tile layout."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from io import StringIO
@@ -10,6 +11,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.printer import Printer
@@ -17,6 +19,7 @@ from xdsl.printer import Printer
 from conftest import parse_module
 from mirage.dialects.semantics import FloatDomain, evaluate_function
 from mirage.dialects.semantics.domain import Domain
+from mirage.tools.registry import make_context
 
 Array = NDArray[Any]
 Shape = tuple[int, ...]
@@ -40,8 +43,14 @@ def print_func(func: FuncOp, generic: bool = False) -> str:
     return print_module(ModuleOp([func.clone()]), generic)
 
 
+@functools.cache
+def _context() -> Context:
+    # Building a context reads the installed entry points; once is enough.
+    return make_context()
+
+
 def only_func(text: str) -> FuncOp:
-    module = parse_module(text)
+    module = parse_module(text, _context())
     funcs = [op for op in module.ops if isinstance(op, FuncOp)]
     assert len(funcs) == 1
     return funcs[0]
