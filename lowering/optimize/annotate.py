@@ -60,6 +60,8 @@ class PlanUgraph(ModulePass):
     arch: str = "sm_90a"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from xdsl.dialects.func import FuncOp
+
         from mirage.dialects.kernel import GraphOp
         from mirage.dialects.ugraph.from_ir import _block_graph  # pyright: ignore[reportPrivateUsage]
         from mirage.lowering.optimize.plan import PlanError
@@ -68,6 +70,11 @@ class PlanUgraph(ModulePass):
         for graph in op.walk():
             if not isinstance(graph, GraphOp):
                 continue
+            func = graph.parent_op()
+            where = "kernel.graph"
+            if isinstance(func, FuncOp):
+                index = [o for o in func.body.block.ops if isinstance(o, GraphOp)].index(graph)
+                where = f"@{func.sym_name.data}, kernel {index}"
             body = _block_graph(graph.body.block)
             try:
                 plan = plan_graph_op(
@@ -79,5 +86,5 @@ class PlanUgraph(ModulePass):
                     _stages_override(graph),
                 )
             except PlanError as e:
-                raise LoweringError(str(e)) from None
+                raise LoweringError(f"{where}: {e}") from None
             annotate(graph, plan)

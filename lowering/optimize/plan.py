@@ -231,6 +231,8 @@ class Planner:
         self.forced_stages = stages
         self.ldmatrix_values: set[int] = set()
         self.results = [results for _, results in graph.result_ids()]
+        self.chains: dict[int, list[int]] = {}
+        self.claimed: dict[int, tuple[int, ...]] = {}
 
     # --- value classification ---------------------------------------------------------
 
@@ -305,7 +307,8 @@ class Planner:
     # --- which values need a tile -------------------------------------------------------
 
     def _chain(self, v: int) -> list[int]:
-        """`v` and the single-use elementwise consumers of its shape that follow it."""
+        """`v` and the single-use elementwise consumers of its shape that follow it (not
+        those another matmul's epilogue computes already)."""
         g = self.plan.graph
         shape = g.type_of(v).shape
         chain = [v]
@@ -316,9 +319,12 @@ class Planner:
             i, op = uses[0]
             if op.kind not in ELEMENTWISE_CLASS or len(op.results) != 1:
                 return chain
-            if op.results[0].shape != shape:
+            if op.results[0].shape != shape or self._result(i) in self.claimed.get(v, ()):
                 return chain
-            v = self._result(i)
+            nxt = self._result(i)
+            if any(nxt in c for owner, c in self.chains.items() if owner != chain[0]):
+                return chain
+            v = nxt
             chain.append(v)
 
     def _choose_virtual(self) -> None:
@@ -328,6 +334,7 @@ class Planner:
         g = p.graph
         for mm in p.matmuls.values():
             chain = self._chain(mm.result)
+            self.chains[mm.result] = chain
             end = chain[-1]
             uses = self.uses.get(end, [])
             if len(uses) == 1 and uses[0][1].kind in ("accum_sum", "accum_max"):
@@ -492,7 +499,13 @@ class Planner:
                 raise PlanError(f"no code generation for block op '{kind}'")
         # a converted operand copy runs after its source is complete
         for twin, src in p.converts.items():
-            in_loop = src in self.producer and self.producer[src][0] < g.loop_end
+            # an accumulator's value is final only after the loop
+            src_op = self.producer.get(src)
+            in_loop = (
+                src_op is not None
+                and src_op[0] < g.loop_end
+                and src_op[1].kind not in ACCUMULATOR_KINDS
+            )
             (p.loop if in_loop else p.post).append(
                 Task("convert", twin, self._materialized([src]), (twin,))
             )
@@ -579,17 +592,9 @@ def _list_schedule(tasks: list[Task]) -> list[Task]:
 
 
 def _ready(task: Task, remaining: list[Task]) -> bool:
-    """No earlier remaining task must precede it."""
-    for other in remaining:
-        if other is task:
-            return True
-        if (
-            set(task.reads) & set(other.writes)
-            or set(task.writes) & set(other.reads)
-            or set(task.writes) & set(other.writes)
-        ):
-            return False
-    return True
+    """Nothing it reads is still to be written by another task (each tile is written by
+    one task of a list: values are SSA, accumulators are updated by their one task)."""
+    return not any(other is not task and set(task.reads) & set(other.writes) for other in remaining)
 
 
 def live_ranges(p: Plan) -> dict[int, tuple[int, int]]:

@@ -244,7 +244,7 @@ class Builder:
         return r
 
     def fabs(self, a: SSAValue) -> SSAValue:
-        return self._r(llvm.FAbsOp(a))
+        return self._r(llvm.FAbsOp(a, f32))
 
     def ex2(self, a: SSAValue) -> SSAValue:
         return self._r(nvvm.Ex2ApproxOp(a))

@@ -708,7 +708,12 @@ class KernelEmitter:
             return
         rd = self.reader({mm.result: value})
         if mm.mode == "store":
-            x = rd.read(mm.target, coords) if mm.target != mm.result else value
+            x = value
+            if mm.target != mm.result:
+                # the target has a tile (this writes it): compute its op on the result
+                index = self.producer[mm.target][0]
+                results = self._results_of(index)
+                x = rd.apply(index, coords)[results.index(mm.target)]
             self.store_tile(mm.target, coords, x, plane)
             return
         acc_op = self.producer[mm.target][1]

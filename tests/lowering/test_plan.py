@@ -1,0 +1,119 @@
+"""The μGraph optimizer's decisions on the fixtures and on small graphs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mirage.dialects.ugraph.from_ir import graph_from_func
+from mirage.dialects.ugraph.graph import Graph, Op
+from mirage.lowering.optimize.layout import Tile, row_pitch
+from mirage.lowering.optimize.plan import Plan, PlanError, live_ranges, plan_graph_op
+from tests.conftest import FIXTURES, get_func, parse_module
+
+DATA = Path(__file__).parent / "data"
+
+
+def _graph_ops(path: Path, func: str) -> list[Op]:
+    g = graph_from_func(get_func(parse_module(path.read_text()), func))
+    return [op for op in g.ops if op.kind == "graph"]
+
+
+def _plan(op: Op, arch: str = "sm_90a", stages: int | None = None) -> Plan:
+    assert op.body is not None
+    return plan_graph_op(
+        op.body,
+        op.ints_attr("grid"),
+        op.ints_attr("block"),
+        op.int_attr("forloop_range"),
+        arch,
+        stages,
+    )
+
+
+def _value_kind(body: Graph, v: int) -> str:
+    n = len(body.args)
+    for op in body.ops:
+        if v < n + len(op.results):
+            return op.kind
+        n += len(op.results)
+    return "arg"
+
+
+def test_rmsnorm_linear_keeps_the_matmul_in_registers() -> None:
+    (op,) = _graph_ops(FIXTURES / "rmsnorm_linear.mlir", "ugraph")
+    plan = _plan(op)
+    (mm,) = plan.matmuls.values()
+    assert mm.tensor_core and mm.mode == "regs"
+    # the square and the final division are fused: no tile of their own
+    assert {_value_kind(plan.graph, v) for v in plan.virtual} >= {"square", "fuse"}
+    # both input iterators are pipelined, with one barrier per iteration
+    assert len(plan.streamed) == 2 and plan.stages >= 2
+    assert plan.barriers == 1
+
+
+def test_attention_fuses_exp_into_the_first_matmul() -> None:
+    first, second = _graph_ops(FIXTURES / "attention.mlir", "ugraph")
+    plan = _plan(first)
+    qk, pv = sorted(plan.matmuls.values(), key=lambda m: m.op)
+    assert qk.mode == "store" and _value_kind(plan.graph, qk.target) == "exp"
+    assert pv.mode in ("regs", "accumulate")
+    # the query tile does not change over the loop: loaded once
+    assert len(plan.hoisted) == 1
+    assert _plan(second).matmuls == {}
+
+
+def _overlap(a: Tile, b: Tile) -> bool:
+    return a.offset < b.offset + b.total_bytes and b.offset < a.offset + a.total_bytes
+
+
+@pytest.mark.parametrize(
+    ("path", "func"),
+    [
+        (FIXTURES / "attention.mlir", "ugraph"),
+        (FIXTURES / "rmsnorm_linear.mlir", "ugraph"),
+        (DATA / "blocks.mlir", "misc"),
+        (DATA / "blocks.mlir", "online_softmax"),
+        (DATA / "blocks.mlir", "post_matmul"),
+    ],
+)
+def test_tiles_alive_together_never_share_bytes(path: Path, func: str) -> None:
+    for op in _graph_ops(path, func):
+        plan = _plan(op)
+        ranges = live_ranges(plan)
+        tiles = list(plan.tiles.items())
+        for i, (u, a) in enumerate(tiles):
+            assert a.offset % 16 == 0
+            assert a.offset + a.total_bytes <= plan.smem_bytes
+            for v, b in tiles[i + 1 :]:
+                (lo1, hi1), (lo2, hi2) = ranges[u], ranges[v]
+                if not (hi1 < lo2 or hi2 < lo1):
+                    assert not _overlap(a, b), (u, v)
+
+
+def test_memory_is_reused_after_last_use() -> None:
+    (op,) = _graph_ops(DATA / "blocks.mlir", "post_matmul")
+    plan = _plan(op)
+    total = sum(t.total_bytes for t in plan.tiles.values())
+    assert plan.smem_bytes < total
+
+
+def test_too_much_shared_memory_is_a_plan_error() -> None:
+    op, _ = _graph_ops(FIXTURES / "attention.mlir", "ugraph")
+    with pytest.raises(PlanError, match="bytes of shared memory"):
+        _plan(op, arch="sm_80", stages=4)
+
+
+def test_stages_can_be_forced() -> None:
+    (op,) = _graph_ops(FIXTURES / "rmsnorm_linear.mlir", "ugraph")
+    assert _plan(op, stages=3).stages == 3
+
+
+def test_ldmatrix_pitch_avoids_bank_conflicts() -> None:
+    for inner in (16, 24, 48, 64, 96, 128, 256):
+        pitch = row_pitch(inner, "f16", ldmatrix=True)
+        units = pitch * 2 // 16
+        assert pitch >= inner and pitch % 8 == 0
+        # eight rows of 16 bytes land in eight distinct groups of four banks
+        assert len({(r * units) % 8 for r in range(8)}) == 8 or inner * 2 < 32
