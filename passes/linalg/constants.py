@@ -101,9 +101,9 @@ def build_wrapper(
     return wrapper
 
 
-def resolve_wrapper(
+def wrapped_kernel(
     module: ModuleOp, wrapper: func.FuncOp
-) -> tuple[func.FuncOp, list[Array]] | None:
+) -> tuple[func.FuncOp, list[arith.ConstantOp]] | None:
     """For a wrapper made by `build_wrapper`: the kernel function it calls and the
     constants it passes after its own arguments. None for any other function."""
     ops = list(wrapper.body.block.ops)
@@ -122,6 +122,30 @@ def resolve_wrapper(
     callee = call.callee.root_reference.data
     for op in module.ops:
         if isinstance(op, func.FuncOp) and op.sym_name.data == callee:
-            arrays = [constant_array(c.value) for c in consts]  # type: ignore[attr-defined]
-            return op, arrays
+            return op, [c for c in consts if isinstance(c, arith.ConstantOp)]
     return None
+
+
+def resolve_wrapper(
+    module: ModuleOp, wrapper: func.FuncOp
+) -> tuple[func.FuncOp, list[Array]] | None:
+    """`wrapped_kernel` with the constants' values: run the kernel on the wrapper's
+    arguments followed by these arrays."""
+    found = wrapped_kernel(module, wrapper)
+    if found is None:
+        return None
+    kernel, consts = found
+    return kernel, [constant_array(c.value) for c in consts]
+
+
+def module_text(module: ModuleOp) -> str:
+    """The module as MLIR text, with the blobs of its `dense_resource` constants."""
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    out = StringIO()
+    printer = Printer(stream=out)
+    printer.print_op(module)
+    printer.print_metadata([Builtin])
+    return out.getvalue()

@@ -1,7 +1,8 @@
 """`convert-linalg-to-kernel`: linalg-on-tensors functions become kernel-dialect functions.
 
 Every function with a body is read as tensor terms (`interpret`) and rebuilt from kernel
-ops (`emit`). Functions that already hold kernel ops only are left as they are. If any op
+ops (`emit`). Functions that already hold kernel ops only, and the wrappers this pass
+makes, are left as they are. If any op
 of any function cannot be expressed, the pass raises one `ConversionError` naming that
 op, and the module is not changed.
 """
@@ -15,7 +16,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from mirage.passes.linalg.constants import KERNEL_SUFFIX, build_wrapper
+from mirage.passes.linalg.constants import KERNEL_SUFFIX, build_wrapper, wrapped_kernel
 from mirage.passes.linalg.emit import Emitter
 from mirage.passes.linalg.interpret import interpret_function
 
@@ -62,7 +63,10 @@ class ConvertLinalgToKernelPass(ModulePass):
         todo = [
             f
             for f in op.ops
-            if isinstance(f, func.FuncOp) and f.body.blocks and not _is_kernel_function(f)
+            if isinstance(f, func.FuncOp)
+            and f.body.blocks
+            and not _is_kernel_function(f)
+            and wrapped_kernel(op, f) is None
         ]
         converted = [(f, convert_function(op, f)) for f in todo]
         for f, new in converted:

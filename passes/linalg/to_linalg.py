@@ -4,7 +4,8 @@ For a flow that does not want our kernels: every kernel op of a function that no
 superoptimization touched becomes `linalg.generic` (elementwise ops with broadcasting
 maps, reductions, contractions), `linalg.fill`, `linalg.transpose` or `tensor` ops, with
 bodies of `arith` and `math`. A `kernel.graph` (a superoptimized kernel) has no linalg
-form and is an error naming it. Importing the result again gives the same program.
+form and is an error naming it. Importing the result again gives the same program, up to
+scalars (a mul_scalar's f64 factor is a constant of the tensor's element type in a body).
 """
 
 from __future__ import annotations

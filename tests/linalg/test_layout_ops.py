@@ -52,7 +52,9 @@ def test_constant_in_a_domain_of_lower_precision() -> None:
     ("shape", "perm", "want"),
     [((2, 3), (1, 0), (3, 2)), ((2, 3, 4), (0, 2, 1), (2, 4, 3)), ((5,), (0,), (5,))],
 )
-def test_transpose_shape_rule(shape: tuple[int, ...], perm: tuple[int, ...], want: tuple[int, ...]) -> None:
+def test_transpose_shape_rule(
+    shape: tuple[int, ...], perm: tuple[int, ...], want: tuple[int, ...]
+) -> None:
     assert shapes.transpose(shape, perm) == want
 
 
