@@ -28,6 +28,7 @@ from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.semantics.evaluate import EvaluationError
 from mirage.dialects.ugraph.from_ir import UnsupportedOpError, graph_from_func
 from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.linalg.constants import resolve_wrapper
 from mirage.tools.diagnostics import (
     LocatingParser,
     ToolError,
@@ -192,11 +193,21 @@ def run(argv: Sequence[str] | None = None) -> int:
 
     module = load_module(args.file)
     func = find_function(module, args.function, args.file)
+    # A function that convert-linalg-to-kernel left holding weights runs its kernel on the
+    # given inputs followed by those weights.
+    try:
+        wrapped = resolve_wrapper(module, func)
+    except ValueError as e:
+        raise ToolError(f"{args.file}: error: @{args.function}: {e}") from None
+    weights = wrapped[1] if wrapped is not None else []
+    func = wrapped[0] if wrapped is not None else func
     try:
         graph = graph_from_func(func)
     except UnsupportedOpError as e:
         raise ToolError(f"{args.file}: error: @{args.function}: {e}") from None
-    inputs = read_inputs(args.inputs, graph) if args.inputs else random_inputs(graph, args.seed)
+    given = Graph(graph.args[: len(graph.args) - len(weights)], (), ())
+    inputs = read_inputs(args.inputs, given) if args.inputs else random_inputs(given, args.seed)
+    inputs = [*inputs, *weights]
     if use_gpu(args.device):
         outputs = run_on_gpu(func, graph, inputs, args)
     else:
