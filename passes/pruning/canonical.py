@@ -345,9 +345,16 @@ def canonical(term: Term) -> Canonical:
     found = _CANON.get(term)
     if found is not None:
         return found
-    for sub in term.walk():
-        if sub not in _CANON:
-            _CANON[sub] = _canonical_node(sub)
+    # Children first, descending only into subterms not seen before.
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        sub, ready = stack.pop()
+        if ready:
+            if sub not in _CANON:
+                _CANON[sub] = _canonical_node(sub)
+            continue
+        stack.append((sub, True))
+        stack.extend((c, False) for c in sub.children() if c not in _CANON)
     return _CANON[term]
 
 

@@ -15,7 +15,8 @@ integer exponent of mu per atom (the sum degrees are the exponents of the prime 
 count per (monomial of t, monomial of X) pair, the identities of mu's square-root and
 denominator parts (polynomial quotients, computed here; where a quotient is not certain
 the part is left free, which can only keep more). Before z3, two cheap sound shortcuts:
-t is literally a node of U (keep), or an atom of t occurs in no node of U (prune).
+t is literally a node of U (keep), or an atom of t occurs in no node of U (prune); and a
+query left empty once pairs of monomials whose parts cannot divide are dropped is a prune.
 z3's unknown or timeout keeps. `engine="python"` answers the same questions with a direct
 search over mu (it tries each monomial of X divided by t's first monomial); tests check
 that both engines agree.
@@ -58,6 +59,9 @@ class Via(enum.Enum):
     TOP = "top"
     IDENTITY = "identity"
     SUPPORT = "support"
+    PARTS = "parts"
+    """No monomial of t has square-root and denominator parts that divide those of a
+    monomial of a node: the ground query is empty."""
     SOLVER = "solver"
     SEARCH = "search"
 
@@ -241,12 +245,12 @@ class SubexprChecker:
         if self.engine == "python":
             found = any(contained_search(t, x) for x in nodes)
             return (Answer.KEEP if found else Answer.PRUNE), Via.SEARCH
-        return self._solve(t, nodes), Via.SOLVER
-
-    def _solve(self, t: Poly, nodes: list[Poly]) -> Answer:
         text = smt_query(t, nodes)
         if text is None:
-            return Answer.PRUNE
+            return Answer.PRUNE, Via.PARTS
+        return self._solve(text), Via.SOLVER
+
+    def _solve(self, text: str) -> Answer:
         # z3's Python API has no type annotations.
         solver = z3.SimpleSolver(ctx=self._context)  # pyright: ignore[reportUnknownMemberType]
         solver.set("timeout", self.timeout_ms)  # pyright: ignore[reportUnknownMemberType]
