@@ -1,6 +1,7 @@
 // RUN: mirage-opt %s | FileCheck %s
-// RUN: mirage-opt %s --print-op-generic | mirage-opt | FileCheck %s
-// RUN: mirage-opt %s --print-op-generic | FileCheck %s --check-prefix=GENERIC
+// RUN: mirage-opt %s --print-op-generic > %t.generic.mlir
+// RUN: FileCheck %s --check-prefix=GENERIC < %t.generic.mlir
+// RUN: mirage-opt %t.generic.mlir | FileCheck %s
 
 // Every kernel-level op, in custom form; the second RUN line shows that the generic form
 // parses back to the same program.
