@@ -573,3 +573,37 @@ func.func @f(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>) -> tensor<8x4xf32> {
     (got,) = run_text(text, [x, w])
     n = x / np.sqrt((x**2).mean(axis=1, keepdims=True))
     np.testing.assert_allclose(got, np.maximum(n @ w, 0), rtol=1e-12, atol=1e-14)
+
+
+def test_loop_invariant_and_varying_tiles_combine() -> None:
+    """Tiles read once (no forloop dim) meet a tile that changes every iteration, in concat,
+    matmul and accumulators in the loop, and in an elementwise op after it."""
+    loops = 4
+    w, x, v = (3, 3), (4, 12), (4, 3)
+    t, sq, col, cat = tensor((4, 3)), tensor((3, 3)), tensor((4, 1)), tensor((4, 6))
+    text = launch(
+        [w, x, v],
+        (1, 1, 1),
+        loops,
+        f"""
+        %w = block.input %A0 imap [-1, -1, -1] : {sq} -> {sq}
+        %x = block.input %A1 imap [-1, -1, -1] forloop_dim 1 : {tensor(x)} -> {t}
+        %v = block.input %A2 imap [-1, -1, -1] : {t} -> {t}
+        %c = block.concat %v, %x dim 1 : {t}, {t} -> {cat}
+        %g = block.matmul %x, %w : {t}, {sq} -> {t}
+        %s0 = block.accum_sum %c : {cat} -> {cat}
+        %s1 = block.accum_max %g : {t} -> {t}
+        %s2 = block.accum_sum_last %v : {t} -> {col}""",
+        [("%s0", (4, 6)), ("%s1", (4, 3)), ("%s2", (4, 1))],
+        f"%d = block.sub %acc#1, %acc#2 : {t}, {col} -> {t}",
+        [("%acc#0", (4, 6), (-1, -1, -1)), ("%d", (4, 3), (-1, -1, -1))],
+    )
+    rng = np.random.default_rng(12)
+    xw, xx, xv = sample(rng, w), sample(rng, x), sample(rng, v)
+    c, d = run_text(text, [xw, xx, xv])
+    tiles = [xx[:, 3 * i : 3 * (i + 1)] for i in range(loops)]
+    want_c = sum(np.concatenate([xv, tl], axis=1) for tl in tiles)
+    np.testing.assert_allclose(c, want_c, rtol=1e-13)
+    products = np.stack([tl @ xw for tl in tiles])
+    want_d = products.max(axis=0) - loops * xv.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(d, want_d, rtol=1e-12, atol=1e-13)
