@@ -8,11 +8,12 @@ traceback, and no partial output file.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
 from io import StringIO
-from typing import IO
+from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
@@ -30,6 +31,15 @@ from mirage.tools.diagnostics import (
 class MirageOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         super().__init__(description="mirage-xdsl modular optimizer driver", args=args)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+
+        def usage_error(message: str) -> NoReturn:
+            # argparse prints the whole usage and exits 2; a bad option is one line, exit 1.
+            raise ToolError(f"{arg_parser.prog}: error: {message}")
+
+        arg_parser.error = usage_error  # type: ignore[method-assign]
 
     def register_all_targets(self) -> None:
         from mirage.tools.registry import get_all_targets
