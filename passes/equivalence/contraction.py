@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 import numpy as np
 
@@ -38,10 +38,14 @@ class ContractingDomain(Domain["V | Pending[V]"], Generic[V]):
         self.inner = inner
         self.name = inner.name
 
+    def _pending(self, value: V | Pending[V]) -> Pending[V] | None:
+        return cast(Pending[V], value) if isinstance(value, Pending) else None
+
     def force(self, value: V | Pending[V]) -> V:
-        if isinstance(value, Pending):
-            return folded_matmul(self.inner, value.a, value.b)  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
-        return value
+        pending = self._pending(value)
+        if pending is not None:
+            return folded_matmul(self.inner, pending.a, pending.b)
+        return cast(V, value)
 
     def from_array(self, array: Array) -> V:
         return self.inner.from_array(array)
@@ -50,9 +54,10 @@ class ContractingDomain(Domain["V | Pending[V]"], Generic[V]):
         return self.inner.to_array(self.force(value))
 
     def shape(self, value: V | Pending[V]) -> tuple[int, ...]:
-        if isinstance(value, Pending):
-            return value.shape  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-        return self.inner.shape(value)
+        pending = self._pending(value)
+        if pending is not None:
+            return pending.shape
+        return self.inner.shape(cast(V, value))
 
     def restructure(self, value: V | Pending[V], f: Callable[[Array], Array]) -> V:
         return self.inner.restructure(self.force(value), f)
@@ -68,20 +73,21 @@ class ContractingDomain(Domain["V | Pending[V]"], Generic[V]):
         return Pending(fa, fb, shapes.matmul(self.inner.shape(fa), self.inner.shape(fb)))
 
     def reduce(self, kind: ReduceKind, value: V | Pending[V], axis: int) -> V:
-        if kind == "sum" and isinstance(value, Pending):
-            rank = len(value.shape)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+        pending = self._pending(value)
+        if kind == "sum" and pending is not None:
+            rank = len(pending.shape)
             ax = axis % rank
             if ax < rank - 2:
-                return self._contract(value, ax)  # pyright: ignore[reportUnknownArgumentType]
+                return self._contract(pending, ax)
         return self.inner.reduce(kind, self.force(value), axis)
 
     def concat(self, values: Sequence[V | Pending[V]], axis: int) -> V:
         return self.inner.concat([self.force(v) for v in values], axis)
 
     def cast(self, value: V | Pending[V], dtype: str) -> V | Pending[V]:
-        if isinstance(value, Pending):
-            return value  # pyright: ignore[reportUnknownVariableType]
-        return self.inner.cast(value, dtype)
+        if self._pending(value) is not None:
+            return value
+        return self.inner.cast(cast(V, value), dtype)
 
     def _contract(self, value: Pending[V], axis: int) -> V:
         """sum over batch axis `axis` of a_l @ b_l = [a_0 .. a_L] @ [b_0; ..; b_L]."""

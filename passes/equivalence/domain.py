@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -222,12 +223,16 @@ def _q_div(a: Arr, b: Arr) -> tuple[Arr, bool]:
     return field.mul(a, inv, Q), zero
 
 
+def _q_div_by_one_plus(e: Arr, x: Arr) -> tuple[Arr, bool]:
+    return _q_div(x, field.add(e, np.asarray(1.0), Q))
+
+
 def _p_div(a: Complex, b: Complex) -> tuple[Complex, bool]:
     inv, zero = _c_inverse(b)
     return _c_mul(a, inv), zero
 
 
-def _select(take_a: Arr, a: Complex, b: Complex) -> Complex:
+def _select(take_a: Array, a: Complex, b: Complex) -> Complex:
     re = np.where(take_a, a[0], b[0])
     if a[1] is None and b[1] is None:
         return re, None
@@ -281,7 +286,7 @@ def _logistic(scale: float) -> Callable[[FiniteFieldDomain, Sequence[FFValue]], 
         return FFValue(
             re,
             im,
-            _lazy_combine(lambda x: _q_div(x, field.add(eq, np.asarray(1.0), Q)), a.q),
+            _lazy_combine(partial(_q_div_by_one_plus, eq), a.q),
             a.poisoned or poisoned,
         )
 
@@ -401,7 +406,7 @@ class FiniteFieldDomain(Domain[FFValue]):
         return FFValue(
             re,
             im,
-            _lazy_combine(lambda x, y: field.matmul(x, y, Q), a.q, b.q),
+            _lazy_combine(partial(field.matmul, m=Q), a.q, b.q),
             a.poisoned or b.poisoned,
         )
 

@@ -99,7 +99,7 @@ def power(base: Arr, exponent: int, m: int) -> Arr:
     return result
 
 
-def power_elementwise(base: Arr, exponent: Arr, m: int) -> Arr:
+def power_elementwise(base: Arr, exponent: NDArray[Any], m: int) -> Arr:
     """base ** exponent mod m with a residue exponent per element (0 <= exponent < 2^27)."""
     result = np.ones(np.broadcast_shapes(base.shape, exponent.shape))
     b = np.asarray(base, dtype=np.float64)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from mirage.dialects.semantics import evaluate
 from mirage.dialects.semantics.domain import Domain
@@ -65,13 +65,14 @@ def op_key(op: Op, operand_keys: Sequence[ValueKey]) -> Hashable:
 def run_incremental(
     graph: Graph,
     inputs: Sequence[V],
-    domain: Domain[V],
+    domain: Domain[Any],
     cache: ResultCache[V] | None,
     namespace: Hashable,
-    force: Callable[[V], V] = lambda v: v,
+    force: Callable[[Any], V],
 ) -> list[V]:
     """The outputs of a kernel-level `graph`, reusing cached op results under `namespace`
-    (which names the inputs and the domain)."""
+    (which names the inputs and the domain). `force` turns what the domain returns into
+    final values (a wrapping domain may return pending ones)."""
     keys: list[ValueKey] = [("arg", i) for i in range(len(graph.args))]
     values: list[V] = list(inputs)
     for op in graph.ops:
@@ -88,7 +89,7 @@ def run_incremental(
 
 
 def _run_op(
-    graph: Graph, op: Op, operands: list[V], domain: Domain[V], force: Callable[[V], V]
+    graph: Graph, op: Op, operands: list[V], domain: Domain[Any], force: Callable[[Any], V]
 ) -> tuple[V, ...]:
     n = len(op.operands)
     single = Graph(

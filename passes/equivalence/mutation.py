@@ -192,7 +192,7 @@ def _change_attr(graph: Graph, i: int, rng: np.random.Generator) -> tuple[Graph,
         assert isinstance(old, tuple)
         g = int(rng.integers(3))
         options = [d for d in range(-1, rank) if d != old[g]]
-        entries = list(old)
+        entries = list(op.ints_attr(name))
         entries[g] = int(rng.choice(options))
         new = tuple(entries)
     return _with_op(graph, i, _with_attr(op, name, new)), f"{op.kind}: {name} {old} -> {new}"
@@ -324,7 +324,7 @@ def random_program(rng: np.random.Generator, ops: int = 5) -> Graph:
         return len(values) - 1
 
     def emit(kind: str, operands: list[int], shape: tuple[int, ...], **attrs: float | int) -> None:
-        body.append(make_op(kind, operands, [TensorType(shape, "f32")], **attrs))
+        body.append(make_op(kind, operands, [TensorType(shape, "f32")], None, **attrs))
         values.append(("op", len(body) - 1, shape))
 
     operand()
@@ -421,7 +421,7 @@ def campaign(
     seed_graph: Graph,
     count: int,
     rng: np.random.Generator,
-    verify: Callable[[Graph], bool],
+    verify: Callable[[Graph], object],
     label: str = "",
 ) -> CampaignReport:
     """`count` valid single mutants of `seed_graph` checked against `reference`."""
@@ -441,7 +441,7 @@ def campaign(
             report.invalid += 1
             continue
         report.mutants += 1
-        accepted = verify(mutant.graph)
+        accepted = bool(verify(mutant.graph))
         if any(differs(w, g) for w, g in zip(wants, gots, strict=True)):
             report.differing += 1
             if accepted:
@@ -452,3 +452,49 @@ def campaign(
             report.same += 1
             report.same_accepted += int(accepted)
     return report
+
+
+def run_campaign(
+    pairs: Sequence[tuple[str, Graph, Graph]],
+    total: int,
+    seed: int = 0,
+    options: object | None = None,
+) -> CampaignReport:
+    """About `total` valid mutants spread over (name, reference, seed graph) pairs; one
+    verifier per reference, so its fingerprint and cached op results are shared."""
+    from mirage.passes.equivalence.verifier import Verifier, VerifierOptions
+
+    rng = np.random.default_rng(seed)
+    report = CampaignReport()
+    per_pair = -(-total // len(pairs))
+    verifiers: dict[int, Verifier] = {}
+    for name, reference, graph in pairs:
+        verifier = verifiers.get(id(reference))
+        if verifier is None:
+            assert options is None or isinstance(options, VerifierOptions)
+            verifier = verifiers[id(reference)] = Verifier(reference, options)
+        report.merge(campaign(reference, graph, per_pair, rng, verifier.verify, name))
+    return report
+
+
+def random_pairs(count: int, seed: int) -> list[tuple[str, Graph, Graph]]:
+    """`count` valid random programs, each its own reference (programs that divide by
+    zero in every random test, e.g. by relu's stand-in, are skipped)."""
+    from mirage.passes.equivalence.verifier import (
+        ReferenceFingerprint,
+        VerificationError,
+        VerifierOptions,
+    )
+
+    rng = np.random.default_rng(seed)
+    pairs: list[tuple[str, Graph, Graph]] = []
+    while len(pairs) < count:
+        graph = random_program(rng, int(rng.integers(2, 8)))
+        if not is_valid(graph):
+            continue
+        try:
+            ReferenceFingerprint(graph, VerifierOptions(stability=None))
+        except VerificationError:
+            continue
+        pairs.append((f"random program {len(pairs)}", graph, graph))
+    return pairs

@@ -1,0 +1,75 @@
+"""Time of verifying one candidate once the reference fingerprint exists.
+
+    python benchmarks/verify_bench.py [--fixture rmsnorm_linear] [--repeat 10]
+
+Builds the fingerprint of the fixture's @program (random tests, the reference's outputs on
+them, its float runs), then verifies @ugraph `--repeat` times, each time as a new candidate
+(the cache of op results is emptied, the fingerprint kept). Prints the fingerprint time and
+the per-candidate time (min and median), split into the finite-field tests and the float32
+stability run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from mirage.dialects.ugraph.from_ir import graph_from_func
+from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.equivalence.verifier import Verifier, VerifierOptions
+from mirage.tools.registry import make_context
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load(name: str) -> tuple[Graph, Graph]:
+    from xdsl.dialects.func import FuncOp
+    from xdsl.parser import Parser
+
+    text = (ROOT / "tests" / "fixtures" / f"{name}.mlir").read_text()
+    module = Parser(make_context(), text).parse_module()
+    funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)}
+    return graph_from_func(funcs["program"]), graph_from_func(funcs["ugraph"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fixture", default="rmsnorm_linear")
+    parser.add_argument("--repeat", type=int, default=10)
+    args = parser.parse_args()
+
+    program, ugraph = load(args.fixture)
+    start = time.perf_counter()
+    verifier = Verifier(program)
+    verifier.fingerprint.float_reference()
+    fingerprint = time.perf_counter() - start
+    exact_only = Verifier(program, VerifierOptions(stability=None))
+
+    totals: list[float] = []
+    field_only: list[float] = []
+    verdict = None
+    for _ in range(args.repeat):
+        for v in (verifier, exact_only):
+            v.fingerprint.cache._entries.clear()  # pyright: ignore[reportPrivateUsage]
+            v.fingerprint.cache.bytes = 0
+        t = time.perf_counter()
+        verdict = verifier.verify(ugraph)
+        totals.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        exact_only.verify(ugraph)
+        field_only.append(time.perf_counter() - t)
+    assert verdict is not None and verdict.equivalent, verdict
+
+    def ms(xs: list[float]) -> str:
+        return f"min {1e3 * min(xs):.1f} ms, median {1e3 * statistics.median(xs):.1f} ms"
+
+    print(f"fixture: {args.fixture}; verdict: {verdict}")
+    print(f"fingerprint (tests drawn, reference evaluated, float runs): {fingerprint:.2f} s")
+    print(f"verify one candidate, all checks: {ms(totals)}")
+    print(f"  finite-field tests only ({verdict.tests} tests): {ms(field_only)}")
+
+
+if __name__ == "__main__":
+    main()
