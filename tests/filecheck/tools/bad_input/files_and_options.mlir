@@ -15,7 +15,7 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
 // BINARY-NOT: Traceback
 // PASS: mirage-opt: error: Unrecognized passes: ['no-such-pass']
 // PASS-NOT: Traceback
-// TARGET: mirage-opt: error: argument -t/--target: invalid choice: 'no-such-target'
 // TARGET-NOT: usage
-// OPTION: mirage-opt: error: unrecognized arguments: --no-such-option
+// TARGET: mirage-opt: error: argument -t/--target: invalid choice: 'no-such-target'
 // OPTION-NOT: usage
+// OPTION: mirage-opt: error: unrecognized arguments: --no-such-option
