@@ -20,7 +20,7 @@ from mirage.dialects import kernel
 from mirage.dialects.ugraph.convert import element_type
 from mirage.passes.linalg.errors import ConversionError
 from mirage.passes.linalg.interpret import Imported
-from mirage.passes.linalg.scalar_match import Match, match_region
+from mirage.passes.linalg.scalar_match import Match, match_region, match_rms_norm
 from mirage.passes.linalg.terms import Shape, TermGraph, wider_or_equal
 
 KERNEL_DTYPES = ("f16", "bf16", "f32")
@@ -196,6 +196,10 @@ class Emitter:
         return self.emit(o)
 
     def _emit_ew(self, t: int, want: str) -> SSAValue:
+        x = match_rms_norm(self.g, t)
+        if x is not None:
+            ty = self._type(self.g[t].shape, want, t)
+            return self._add(kernel.RmsNormOp(self.emit(x), ty))
         m = match_region(self.g, t)
         if m is not None:
             return self._emit_match(t, m, want)

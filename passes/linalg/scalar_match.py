@@ -250,3 +250,34 @@ def find_combiner(graph: TermGraph, y: int, placeholder: int) -> tuple[str, int]
             if _close(g, ref):
                 return kind, x
     return None
+
+
+def match_rms_norm(graph: TermGraph, root: int) -> int | None:
+    """The x for which `root` is x / sqrt(mean(x * x)) over the last dim (kernel.rms_norm),
+    however the division, root and mean are spelled; None otherwise."""
+    term = graph[root]
+    if not term.shape:
+        return None
+    region = Region(graph, root)
+    for cut, _ in region.cuts():
+        if len(cut) != 2:
+            continue
+        for x, r in (cut, cut[::-1]):
+            if not _is_sum_of_squares(graph, r, x) or graph[x].shape != term.shape:
+                continue
+            n = float(term.shape[-1])
+            sums = np.abs(_YS) + 0.01
+            g = region.evaluate({x: _XS, r: sums})
+            if _close(g, _XS / np.sqrt(sums / n)):
+                return x
+    return None
+
+
+def _is_sum_of_squares(graph: TermGraph, r: int, x: int) -> bool:
+    """Whether r sums x * x over x's last dim (keeping it)."""
+    term = graph[r]
+    rank = graph[x].rank
+    if term.kind != "reduce" or term.attr != ("sum", (rank - 1,)):
+        return False
+    m = match_region(graph, term.operands[0]) if graph[term.operands[0]].kind == "ew" else None
+    return m is not None and m.kind == "square" and m.operands == (x,)

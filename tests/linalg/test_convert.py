@@ -18,7 +18,7 @@ from mirage.dialects.opkinds import BINARY_KINDS, ELEMENTWISE_KINDS, UNARY_KINDS
 from mirage.dialects.semantics import FloatDomain, evaluate_function
 from mirage.passes.linalg.constants import module_text
 from mirage.passes.linalg.errors import ConversionError
-from mirage.passes.linalg.scalar_match import find_combiner, match_region
+from mirage.passes.linalg.scalar_match import find_combiner, match_region, match_rms_norm
 from mirage.passes.linalg.terms import TermGraph
 from mirage.passes.linalg.to_kernel import ConvertLinalgToKernelPass
 from mirage.passes.linalg.to_linalg import SCALAR_BODIES, ConvertKernelToLinalgPass
@@ -226,3 +226,27 @@ def test_missing_torch_gives_a_clear_message(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setitem(sys.modules, "torch_mlir", None)
     with pytest.raises(from_torch.MissingTorchError, match=r"pip install 'mirage-xdsl\[torch\]'"):
         from_torch.import_module(lambda x: x, [])
+
+
+def test_rms_norm_is_recognized_however_spelled() -> None:
+    g, x, _ = _graph()
+    sq = g.ew("mul", [x, x], "f32")
+    total = g.reduce("sum", sq, [1], (4, 8), "f32")
+    n = g.const(8.0, 2, "f32")
+    by_rsqrt = g.ew("mul", [x, g.ew("rsqrt", [g.ew("div", [total, n], "f32")], "f32")], "f32")
+    by_sqrt = g.ew(
+        "div",
+        [x, g.ew("sqrt", [g.ew("mul", [total, g.const(0.125, 2, "f32")], "f32")], "f32")],
+        "f32",
+    )
+    assert match_rms_norm(g, by_rsqrt) == x
+    assert match_rms_norm(g, by_sqrt) == x
+    eps = g.ew("add", [g.ew("div", [total, n], "f32"), g.const(1e-6, 2, "f32")], "f32")
+    assert match_rms_norm(g, g.ew("mul", [x, g.ew("rsqrt", [eps], "f32")], "f32")) is None
+    over_rows = g.reduce("sum", sq, [0], (4, 8), "f32")
+    rows = g.ew(
+        "mul",
+        [x, g.ew("rsqrt", [g.ew("div", [over_rows, g.const(4.0, 2, "f32")], "f32")], "f32")],
+        "f32",
+    )
+    assert match_rms_norm(g, rows) is None

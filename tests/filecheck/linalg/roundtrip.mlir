@@ -1,7 +1,8 @@
 // RUN: mirage-opt %s -p convert-kernel-to-linalg | FileCheck %s --check-prefix=LINALG
 // RUN: mirage-opt %s -p convert-kernel-to-linalg --print-op-generic | mirage-opt -p convert-linalg-to-kernel | FileCheck %s
 
-// kernel -> linalg -> kernel gives the program back.
+// kernel -> linalg -> kernel gives the program back (the expanded rms_norm is recognized
+// again by what it computes).
 
 // LINALG-LABEL: func.func @program
 // LINALG-NOT:   kernel.
@@ -19,11 +20,7 @@
 // LINALG:       func.return
 
 // CHECK-LABEL: func.func @program
-// CHECK-NEXT:    kernel.square %x
-// CHECK-NEXT:    kernel.reduce_sum
-// CHECK-NEXT:    kernel.mul_scalar {{.*}}, 1.562500e-02
-// CHECK-NEXT:    kernel.sqrt
-// CHECK-NEXT:    kernel.div %x
+// CHECK-NEXT:    kernel.rms_norm %x : tensor<4x64xf16> -> tensor<4x64xf16>
 // CHECK-NEXT:    kernel.transpose %w permutation [1, 0]
 // CHECK-NEXT:    kernel.matmul {{.*}} : tensor<4x64xf16>, tensor<64x96xf16> -> tensor<4x96xf32>
 // CHECK-NEXT:    kernel.exp
