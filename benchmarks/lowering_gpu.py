@@ -56,34 +56,33 @@ def _variants(gen: Any) -> dict[str, tuple[str, Any]]:
     """Tilings of the benchmark μGraphs to time against each other: name -> (label, graph)."""
     out: dict[str, tuple[str, Any]] = {}
     for b, rows in (("b1", 2), ("b8", 16)):
-        for nt, kt, th in (
-            (48, 128, 128),
-            (48, 256, 128),
-            (48, 128, 256),
-            (32, 128, 128),
-            (24, 256, 128),
-        ):
+        for nt, kt, th in ((64, 64, 128), (64, 128, 256), (96, 64, 128), (128, 64, 256)):
             out[f"var_rmsnorm_linear_{b}_n{nt}_k{kt}_t{th}"] = (
                 f"rmsnorm_linear {b}",
                 gen.rmsnorm_linear(rows, 4096, 6144, nt=nt, kt=kt, threads=th),
             )
-    for nt, kt, th in ((32, 128, 128), (32, 256, 128), (32, 128, 256), (16, 256, 128)):
+        for nt, ks, th in ((128, 4, 128), (64, 2, 128), (256, 8, 256), (128, 2, 256)):
+            out[f"var_rmsnorm_linear_{b}_splitk_n{nt}_s{ks}_t{th}"] = (
+                f"rmsnorm_linear {b}",
+                gen.rmsnorm_linear_splitk(rows, 4096, 6144, nt=nt, ksplit=ks, threads=th),
+            )
+    for nt, kt, th in ((64, 64, 128), (64, 128, 256)):
         out[f"var_gated_mlp_n{nt}_k{kt}_t{th}"] = (
             "gated_mlp",
             gen.gated_mlp(8, 4096, 4096, nt=nt, kt=kt, threads=th),
         )
-    for nt, th in ((64, 128), (16, 128), (32, 256), (16, 64)):
-        out[f"var_lora_n{nt}_t{th}"] = ("lora", gen.lora(16, 256, 4096, 16, nt=nt, threads=th))
+    for nt, ks, th in ((128, 4, 128), (64, 2, 128), (128, 2, 256), (256, 8, 256)):
+        out[f"var_gated_mlp_splitk_n{nt}_s{ks}_t{th}"] = (
+            "gated_mlp",
+            gen.gated_mlp_splitk(8, 4096, 4096, nt=nt, ksplit=ks, threads=th),
+        )
     for b, heads in (("b1", 2), ("b8", 16)):
         for mp, sp, kt, th in (
             (4, 16, 64, 128),
-            (2, 32, 64, 128),
             (4, 8, 64, 128),
-            (1, 64, 64, 128),
+            (2, 16, 64, 64),
             (4, 4, 128, 128),
         ):
-            if heads * mp * sp < 64 or 4096 % (sp * kt):
-                continue
             out[f"var_gqa_{b}_m{mp}_s{sp}_k{kt}_t{th}"] = (
                 f"gqa {b}",
                 gen.gqa(heads, 256, 64, 4096, mparts=mp, splits=sp, kt=kt, threads=th),
@@ -124,6 +123,15 @@ def _cases() -> list[tuple[str, Any, float, str]]:
         "rmsnorm_linear_small": gen.rmsnorm_linear(4, 64, 96, nt=32, kt=32),
         "rmsnorm_linear_odd": gen.rmsnorm_linear(3, 40, 24, nt=8, kt=8),
         "rmsnorm_linear_bf16": gen.rmsnorm_linear(16, 512, 384, nt=48, kt=64, dtype="bf16"),
+        "rmsnorm_linear_splitk": gen.rmsnorm_linear_splitk(
+            4, 256, 192, nt=64, ksplit=2, kt=32, nt2=32
+        ),
+        "gated_mlp_splitk_bf16": gen.gated_mlp_splitk(
+            8, 256, 256, nt=64, ksplit=2, kt=32, nt2=32, dtype="bf16"
+        ),
+        "gqa_chain_odd_rows": gen.gqa(
+            2, 40, 32, 256, mparts=1, splits=2, kt=32, rows2=8, threads=96
+        ),
         "gated_mlp_small": gen.gated_mlp(4, 64, 96, nt=32, kt=32),
         "gated_mlp_odd": gen.gated_mlp(3, 24, 40, nt=8, kt=8),
         "gated_mlp_bf16": gen.gated_mlp(8, 256, 256, nt=32, kt=64, dtype="bf16"),

@@ -185,11 +185,81 @@ def gqa(
     return _program([q, kk, v], [k1, k2], [5])
 
 
+def rmsnorm_linear_splitk(
+    rows: int,
+    k: int,
+    n: int,
+    nt: int = 128,
+    ksplit: int = 4,
+    kt: int = 64,
+    nt2: int = 64,
+    dtype: str = "f16",
+    threads: int = 128,
+) -> Graph:
+    """Two kernels: blocks of (column tile, K split) write partial products and partial
+    sums of squares; the second kernel adds the splits and normalizes."""
+    x, w = TensorType((rows, k), dtype), TensorType((k, n), dtype)
+    g = Block([x, w], (n // nt, ksplit, 1), k // ksplit // kt)
+    xt = g.input(0, (R, 1, R), 1)
+    wt = g.input(1, (1, 0, R), 0)
+    xw = g.accum("accum_sum", g.matmul(xt, wt))
+    ss = g.accum("accum_sum_last", g.unary("square", xt))
+    g.end_loop()
+    p1 = g.output(xw, (1, 0, R), "f32")
+    p2 = g.output(ss, (1, 0, R), "f32")
+    k1 = g.op((0, 1), [p1, p2], threads)
+    pt, st = k1.results
+    g2 = Block([pt, st], (n // nt2, 1, 1), 1)
+    a = g2.input(0, (1, R, R))
+    c = g2.input(1, (R, R, R))
+    sa = g2.accum("accum_sum", g2.reduce("reduce_sum", a, 0, rows))
+    sc = g2.accum("accum_sum", g2.reduce("reduce_sum", g2.reduce("reduce_sum", c, 0, rows), 1))
+    g2.end_loop()
+    mean = g2._add("mul_scalar", [sc], TensorType((rows, 1), "f32"), scalar=1.0 / (k * (n // nt)))
+    y = g2.binary("mul", sa, g2.unary("rsqrt", mean))
+    out = g2.output(y, (1, R, R), dtype)
+    k2 = g2.op((2, 3), [out])
+    return _program([x, w], [k1, k2], [4])
+
+
+def gated_mlp_splitk(
+    rows: int,
+    k: int,
+    n: int,
+    nt: int = 128,
+    ksplit: int = 4,
+    kt: int = 64,
+    nt2: int = 64,
+    dtype: str = "f16",
+    threads: int = 128,
+) -> Graph:
+    x = TensorType((rows, k), dtype)
+    w = TensorType((k, n), dtype)
+    g = Block([x, w, w], (n // nt, ksplit, 1), k // ksplit // kt)
+    xt = g.input(0, (R, 1, R), 1)
+    w1 = g.input(1, (1, 0, R), 0)
+    w2 = g.input(2, (1, 0, R), 0)
+    a1 = g.accum("accum_sum", g.matmul(xt, w1))
+    a2 = g.accum("accum_sum", g.matmul(xt, w2))
+    g.end_loop()
+    p1 = g.output(a1, (1, 0, R), "f32")
+    p2 = g.output(a2, (1, 0, R), "f32")
+    k1 = g.op((0, 1, 2), [p1, p2], threads)
+    t1, t2 = k1.results
+    g2 = Block([t1, t2], (n // nt2, 1, 1), 1)
+    s1 = g2.accum("accum_sum", g2.reduce("reduce_sum", g2.input(0, (1, R, R)), 0, rows))
+    s2 = g2.accum("accum_sum", g2.reduce("reduce_sum", g2.input(1, (1, R, R)), 0, rows))
+    g2.end_loop()
+    out = g2.output(g2.binary("mul", g2.unary("silu", s1), s2), (1, R, R), dtype)
+    k2 = g2.op((3, 4), [out])
+    return _program([x, w, w], [k1, k2], [5])
+
+
 BENCHMARKS: dict[str, Graph] = {
     "rmsnorm_linear_b1": rmsnorm_linear(2, 4096, 6144),
     "rmsnorm_linear_b8": rmsnorm_linear(16, 4096, 6144),
     "gated_mlp": gated_mlp(8, 4096, 4096),
-    "lora": lora(16, 256, 4096, 16),
+    "lora": lora(16, 256, 4096, 16, nt=64),
     "gqa_b1": gqa(2, 256, 64, 4096, mparts=4, splits=16),
     "gqa_b8": gqa(16, 256, 64, 4096, mparts=4, splits=4),
 }

@@ -80,6 +80,12 @@ class MatmulPlan:
     """The value whose tile the matmul writes (the result, an epilogue's end, or the
     accumulator)."""
     combine: str = "sum"
+    chain_next: int = -1
+    """Op index of a matmul that takes this one's (epilogue) result as its A operand
+    straight from registers (the fragments of C are those of A: FlashAttention's trick)."""
+    chain_prev: int = -1
+    rowsum: int = -1
+    """Value id of an accum_sum_last of the chained result, summed in registers."""
 
     @property
     def tiles(self) -> tuple[int, int, int, int]:
@@ -248,6 +254,7 @@ class Planner:
         self._classify_inputs()
         self._plan_matmuls()
         self._choose_virtual()
+        self._find_chains()
         self._assign_tiles()
         self._build_tasks()
         self._schedule()
@@ -358,6 +365,53 @@ class Planner:
             if len(uses) == 1 and uses[0][1].kind in ELEMENT_READERS:
                 p.virtual.add(v)
 
+    def _find_chains(self) -> None:
+        """matmul m1 -> elementwise epilogue e -> matmul m2 (e as A operand), e read by
+        nothing else but an accum_sum_last: e never leaves registers."""
+        p = self.plan
+        by_result = {mm.result: mm for mm in p.matmuls.values()}
+        for m1 in p.matmuls.values():
+            if not m1.tensor_core or m1.mode != "store" or m1.target == m1.result:
+                continue
+            e = m1.target
+            uses = self.uses.get(e, [])
+            m2s = [
+                p.matmuls[i]
+                for i, op in uses
+                if op.kind == "matmul"
+                and op.operands == (e, op.operands[1])
+                and e != op.operands[1]
+            ]
+            sums = [(i, op) for i, op in uses if op.kind == "accum_sum_last"]
+            if len(m2s) != 1 or len(sums) + 1 != len(uses) or len(sums) > 1:
+                continue
+            m2 = m2s[0]
+            e_type = p.graph.type_of(e)
+            if not m2.tensor_core or m2.mode != "regs" or e_type.dtype not in ("f16", "bf16"):
+                continue
+            if (m1.batch, m1.m) != (m2.batch, m2.m) or m1.n != m2.k or m1.n % 16:
+                continue
+            nb, m16 = math.prod(m1.batch), math.ceil(m1.m / 16)
+            parts = next(
+                (
+                    (pb, p.warps // pb, 1, 1)
+                    for pb in range(1, p.warps + 1)
+                    if p.warps % pb == 0 and nb % pb == 0 and m16 % (p.warps // pb) == 0
+                ),
+                None,
+            )
+            if parts is None:
+                continue
+            bt, mt = nb // parts[0], m16 // parts[1]
+            if mt * (m1.n // 8) * 4 > 64 or bt * mt * math.ceil(m2.n / 8) * 4 > MAX_ACC_REGISTERS:
+                continue
+            m1.parts = m2.parts = parts
+            m1.chain_next, m2.chain_prev = m2.op, m1.op
+            if sums:
+                m1.rowsum = self._result(sums[0][0])
+            p.virtual.add(e)
+            del by_result
+
     # --- layouts ------------------------------------------------------------------------
 
     def _assign_tiles(self) -> None:
@@ -376,7 +430,7 @@ class Planner:
                     setattr(mm, which, twin)
                     self.ldmatrix_values.add(twin)
         for mm in p.matmuls.values():
-            if not mm.tensor_core:
+            if not mm.tensor_core or mm.chain_next >= 0 or mm.chain_prev >= 0:
                 continue
             nb = math.prod(mm.batch)
             m16, n8, k16 = math.ceil(mm.m / 16), math.ceil(mm.n / 8), mm.k // 16
@@ -467,6 +521,18 @@ class Planner:
                 continue  # the pipeline copies inputs, outside the phases
             if kind == "matmul":
                 mm = p.matmuls[i]
+                if mm.chain_next >= 0:
+                    m2 = p.matmuls[mm.chain_next]
+                    reads = [*self._materialized([mm.a, mm.b, m2.b]), *self._epilogue_reads(mm)]
+                    tasks.append(Task("chain", i, tuple(sorted(set(reads))), ()))
+                    p.pre.append(Task("acc_init", i, (), ()))
+                    if mm.rowsum >= 0:
+                        p.post.insert(0, Task("rowsum", i, (), (mm.rowsum,)))
+                    continue
+                if mm.mode == "regs" and mm.chain_prev >= 0:
+                    p.pre.append(Task("acc_init", i, (), ()))
+                    p.post.insert(0, Task("materialize", i, (), (mm.target,)))
+                    continue
                 if mm.mode == "regs":
                     p.pre.append(Task("acc_init", i, (), ()))
                     tasks.append(Task("matmul", i, (mm.a, mm.b), ()))
@@ -489,6 +555,8 @@ class Planner:
                 tasks.append(Task("rms_norm", i, reads, (v,)))
             elif kind == "concat":
                 tasks.append(Task("concat", i, reads, (v,)))
+            elif any(mm.rowsum == v for mm in p.matmuls.values()):
+                continue  # summed in registers by the matmul chain
             elif kind.startswith("accum_"):
                 state = (v, p.rescale_max[v]) if kind == "accum_rescale" else (v,)
                 p.pre.append(Task("acc_init", i, (), state))

@@ -237,6 +237,20 @@ def copy_op(ty: TensorType) -> Op:
     return _graph_op((0,), (ty,), ty, grid, 1, build)
 
 
+UNWRAPPED = frozenset({"graph", "constant", "transpose", "reshape"})
+"""Kernel ops left as they are: graphs, and the ops with no block-level form (lowered to
+kernels of their own, or, for reshape, to no kernel at all)."""
+
+
+def _result_ids(ops: list[Op], first: int) -> list[tuple[Op, tuple[int, ...]]]:
+    out: list[tuple[Op, tuple[int, ...]]] = []
+    n = first
+    for op in ops:
+        out.append((op, tuple(range(n, n + len(op.results)))))
+        n += len(op.results)
+    return out
+
+
 def wrap_graph(g: Graph) -> Graph:
     """`g` with every plain kernel op, and every output that needs its own buffer, as a
     kernel.graph."""
@@ -245,7 +259,7 @@ def wrap_graph(g: Graph) -> Graph:
     types: list[TensorType] = list(g.args)
     for op, results in g.result_ids():
         operands = tuple(renumber[o] for o in op.operands)
-        if op.kind == "graph":
+        if op.kind in UNWRAPPED:
             new = Op(op.kind, operands, op.results, op.attrs, op.body)
         else:
             new = wrap_op(op, [types[o] for o in operands])
@@ -254,11 +268,14 @@ def wrap_graph(g: Graph) -> Graph:
         for r in results:
             renumber[r] = len(types)
             types.append(op.results[results.index(r)])
+    aliases = {
+        r for op, results in _result_ids(ops, len(g.args)) if op.kind == "reshape" for r in results
+    }
     outputs: list[int] = []
     seen: set[int] = set()
     for o in g.outputs:
         v = renumber[o]
-        if v < len(g.args) or v in seen:
+        if v < len(g.args) or v in seen or v in aliases:
             ty = types[v]
             c = copy_op(ty)
             ops.append(Op(c.kind, (v,), c.results, c.attrs, c.body))

@@ -35,6 +35,7 @@ from mirage.lowering.optimize.plan import PlanError, plan_graph_op
 from mirage.lowering.optimize.wrap import wrap_graph
 from mirage.lowering.to_llvm.builder import GLOBAL_PTR
 from mirage.lowering.to_llvm.kernel import SMEM_SYMBOL, KernelEmitter, smem_global
+from mirage.lowering.to_llvm.simple_kernels import THREADS, fill_kernel, grid_for, transpose_kernel
 
 KERNEL_MODULE = "mirage_kernels"
 
@@ -74,7 +75,10 @@ def lower_function(f: func.FuncOp, arch: str) -> _Lowered:
     for o in g.outputs:
         buffer_of[o] = len(buffers)
         buffers.append(g.type_of(o))
-    for _, results in g.result_ids():
+    for op, results in g.result_ids():
+        if op.kind == "reshape":  # the same bytes under another shape
+            buffer_of[results[0]] = buffer_of[op.operands[0]]
+            continue
         for r in results:
             if r not in buffer_of:
                 buffer_of[r] = len(buffers)
@@ -86,11 +90,33 @@ def lower_function(f: func.FuncOp, arch: str) -> _Lowered:
     entry = host.body.block
     lowered = _Lowered(host)
     for index, (op, results) in enumerate(g.result_ids()):
+        if op.kind == "reshape":
+            continue
+        kernel_name = f"{name}_k{index}"
+        if op.kind in ("constant", "transpose"):
+            out_type = op.results[0]
+            if op.kind == "constant":
+                kernel = fill_kernel(kernel_name, out_type, op.float_attr("value"))
+            else:
+                src_type = g.type_of(op.operands[0])
+                kernel = transpose_kernel(
+                    kernel_name, src_type, out_type, op.ints_attr("permutation")
+                )
+            lowered.kernels.append(kernel)
+            grid, block, smem = grid_for(out_type.numel), (THREADS, 1, 1), 0
+            _launch(
+                entry,
+                kernel_name,
+                grid,
+                block,
+                smem,
+                [entry.args[buffer_of[o]] for o in (*op.operands, *results)],
+            )
+            continue
         assert op.kind == "graph" and op.body is not None
         grid = op.ints_attr("grid")
         block = op.ints_attr("block")
         loops = op.int_attr("forloop_range")
-        kernel_name = f"{name}_k{index}"
         try:
             plan = plan_graph_op(
                 op.body, grid, block, loops, arch, stages[index] if index < len(stages) else None
@@ -99,27 +125,34 @@ def lower_function(f: func.FuncOp, arch: str) -> _Lowered:
             raise LoweringError(f"@{name}, kernel {index}: {e}") from None
         kernel = KernelEmitter(plan, kernel_name, block, op.results).emit()
         lowered.kernels.append(kernel)
-        consts: dict[int, SSAValue] = {}
-
-        def c(v: int, consts: dict[int, SSAValue] = consts) -> SSAValue:
-            if v not in consts:
-                k = arith.ConstantOp(IntegerAttr(v, i32))
-                entry.add_op(k)
-                consts[v] = k.result
-            return consts[v]
-
         args = [entry.args[buffer_of[o]] for o in op.operands]
         args += [entry.args[buffer_of[r]] for r in results]
-        launch = gpu.LaunchFuncOp(
-            SymbolRefAttr(KERNEL_MODULE, [StringAttr(kernel_name)]),
-            [c(grid[0]), c(grid[1]), c(grid[2])],
-            [c(block[0]), c(block[1]), c(block[2])],
-            kernelOperands=args,
-            dynamicSharedMemorySize=c(plan.smem_bytes),
-        )
-        entry.add_op(launch)
+        _launch(entry, kernel_name, grid, block, plan.smem_bytes, args)
     entry.add_op(func.ReturnOp())
     return lowered
+
+
+def _launch(
+    entry: Block,
+    kernel: str,
+    grid: tuple[int, ...],
+    block: tuple[int, ...],
+    smem: int,
+    args: list[SSAValue],
+) -> None:
+    def c(v: int) -> SSAValue:
+        k = arith.ConstantOp(IntegerAttr(v, i32))
+        entry.add_op(k)
+        return k.result
+
+    launch = gpu.LaunchFuncOp(
+        SymbolRefAttr(KERNEL_MODULE, [StringAttr(kernel)]),
+        [c(grid[0]), c(grid[1]), c(grid[2])],
+        [c(block[0]), c(block[1]), c(block[2])],
+        kernelOperands=args,
+        dynamicSharedMemorySize=c(smem),
+    )
+    entry.add_op(launch)
 
 
 def _kernel_module(module: ModuleOp) -> gpu.ModuleOp:

@@ -131,7 +131,7 @@ class _LowerNvvm(RewritePattern):
         if rule is None:
             return
         new_ops, new_results = rule(op)
-        rewriter.replace_op(op, new_ops, new_results if op.results else [])
+        rewriter.replace(op, new_ops, new_results if op.results else [])
 
 
 def lower_nvvm(module: Operation) -> None:

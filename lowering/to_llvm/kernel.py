@@ -118,6 +118,7 @@ class KernelEmitter:
         ]
         self.smem = b._r(llvm.AddressOfOp(SMEM_SYMBOL, SHARED_PTR))  # pyright: ignore[reportPrivateUsage]
         self.acc_slots: dict[int, SSAValue] = {}
+        self.rowsum_slots: dict[int, SSAValue] = {}
         self._emit_body()
         b.ret()
         return self.func
@@ -455,6 +456,13 @@ class KernelEmitter:
         if not task.writes:  # a register accumulator
             mm = self.plan.matmuls[task.op]
             bt, mt, nt, _ = mm.tiles
+            if mm.chain_next >= 0:  # row sums of a chained result
+                slots = self.b.alloca(f32, max(1, bt * mt * 2))
+                self.rowsum_slots[task.op] = slots
+                zero = self.b.f32(0.0)
+                for i in range(bt * mt * 2):
+                    self.b.store(zero, self.b.slot(slots, i, f32), 4)
+                return
             slots = self.b.alloca(f32, bt * mt * nt * 4)
             self.acc_slots[task.op] = slots
             zero = self.b.f32(0.0)
@@ -695,6 +703,12 @@ class KernelEmitter:
         else:
             self._simt_matmul(mm)
 
+    def _t_chain(self, task: Task) -> None:
+        _MmaEmitter(self, self.plan.matmuls[task.op]).chain()
+
+    def _t_rowsum(self, task: Task) -> None:
+        _MmaEmitter(self, self.plan.matmuls[task.op]).rowsum_out()
+
     def _t_materialize(self, task: Task) -> None:
         mm = self.plan.matmuls[task.op]
         _MmaEmitter(self, mm).materialize()
@@ -804,9 +818,11 @@ class _MmaEmitter:
         self.mm = mm
         g = k.graph
         plan = k.plan
-        self.a_tile = plan.tiles[mm.a]
+        a_tile = plan.tiles.get(mm.a)  # none when A comes from registers (a chain)
+        self.a_tile = a_tile if a_tile is not None else Tile((1, 1), "f16", 1)
         self.b_tile = plan.tiles[mm.b]
-        self.a_batch = self.a_tile.shape[:-2]
+        a_shape = a_tile.shape if a_tile is not None else g.type_of(mm.a).shape
+        self.a_batch = a_shape[:-2]
         self.b_batch = self.b_tile.shape[:-2]
         pb, pm, pn, pk = mm.parts
         b = self.b
@@ -949,6 +965,121 @@ class _MmaEmitter:
                             0,
                             lambda c, x: self.k.write_result(mm, c, x, self.wk),
                         )
+
+    def _pack(self, lo: SSAValue, hi: SSAValue, dtype: str) -> SSAValue:
+        """Two f32 values rounded to f16/bf16 and packed (lo in the low half) in an i32."""
+        b = self.b
+        if dtype == "bf16":
+            return b._r(nvvm.CvtF32x2ToBf16x2Op(lo, hi))  # pyright: ignore[reportPrivateUsage]
+        halves = [b.bitcast(b.from_f32(x, "f16"), i16) for x in (lo, hi)]
+        wide = [b.v(h) for h in halves]  # zero-extended to i32
+        return b.v(b.or_(wide[0], b.shl(wide[1], 16)))
+
+    def chain(self) -> None:
+        """S = A B on tensor cores, its epilogue e = f(S) in registers, then O += e V with
+        e's fragments as the A operand (the C and A layouts of m16n8k16 coincide), and the
+        row sums of e accumulated in registers."""
+        b = self.b
+        k = self.k
+        m1 = self.mm
+        m2 = k.plan.matmuls[m1.chain_next]
+        e_value = m1.target
+        e_index = k.producer[e_value][0]
+        e_dtype = k.graph.type_of(e_value).dtype
+        second = _MmaEmitter(k, m2)
+        n8 = m1.n // 8
+        acc2 = k.acc_slots[m2.op]
+        sums = k.rowsum_slots.get(m1.op)
+        lane = k.lane
+        guard = b.icmp("ult", k.warp, self.used) if self.used < k.plan.warps else True
+        with b.if_(guard):
+            for ib in range(self.bt):
+                batch = self._batch_coords(ib)
+                mtiles, ntiles = self._tile_lists(0, self.mt, 0, n8)
+                s_slots = b.alloca(f32, self.mt * n8 * 4)
+                zero = b.f32(0.0)
+                for e in range(self.mt * n8 * 4):
+                    b.store(zero, b.slot(s_slots, e, f32), 4)
+                self._k_steps(batch, mtiles, ntiles, s_slots, 0)
+                packed: dict[tuple[int, int, int], SSAValue] = {}
+                for i, mtile in enumerate(mtiles):
+                    partial = [b.f32(0.0), b.f32(0.0)]
+                    for j in range(n8):
+                        for h in range(2):
+                            row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
+                            vals: list[SSAValue] = []
+                            for c in range(2):
+                                col = b.add(b.add(j * 8, b.mul(b.and_(lane, 3), 2)), c)
+                                s_val = b.load(
+                                    f32, b.slot(s_slots, (i * n8 + j) * 4 + 2 * h + c, f32), 4
+                                )
+                                rd = k.reader({m1.result: s_val})
+                                results = k._results_of(e_index)  # pyright: ignore[reportPrivateUsage]
+                                x = rd.apply(e_index, [*batch, row, col])[results.index(e_value)]
+                                x = b.to_f32(b.from_f32(x, e_dtype), e_dtype)
+                                vals.append(x)
+                                if m1.m % 16 == 0:
+                                    partial[h] = b.fadd(partial[h], x)
+                                else:
+                                    ok = b.icmp("ult", row, m1.m)
+                                    partial[h] = b.fadd(partial[h], b.select(ok, x, b.f32(0.0)))  # type: ignore[arg-type]
+                            packed[(i, j, h)] = self._pack(vals[0], vals[1], e_dtype)
+                    if sums is not None:
+                        for h in range(2):
+                            slot = b.slot(sums, (ib * self.mt + i) * 2 + h, f32)
+                            b.store(b.fadd(b.load(f32, slot, 4), partial[h]), slot, 4)
+                # O += e V, k walking e's columns 16 at a time
+                n8_2 = math.ceil(m2.n / 8)
+                nt2 = list(range(n8_2))
+                first = ib * self.mt * n8_2 * 4
+                for step in range(m1.n // 16):
+                    bf: list[list[SSAValue]] = []
+                    jj = 0
+                    while jj < n8_2:
+                        pair = jj + 1 < n8_2
+                        regs = second._b_fragments(batch, nt2[jj], step * 16, pair)
+                        bf.append(regs[0:2])
+                        if pair:
+                            bf.append(regs[2:4])
+                        jj += 2
+                    for i in range(self.mt):
+                        a = [
+                            packed[(i, 2 * step, 0)],
+                            packed[(i, 2 * step, 1)],
+                            packed[(i, 2 * step + 1, 0)],
+                            packed[(i, 2 * step + 1, 1)],
+                        ]
+                        for jj in range(n8_2):
+                            base = first + (i * n8_2 + jj) * 4
+                            ptrs = [b.slot(acc2, base + e, f32) for e in range(4)]
+                            c_in = [b.load(f32, q, 4) for q in ptrs]
+                            res = b._r(nvvm.MmaSyncOp(a, bf[jj], c_in, m2.ab_type))  # pyright: ignore[reportPrivateUsage]
+                            for e in range(4):
+                                b.store(b.extract(res, e, f32), ptrs[e], 4)
+
+    def rowsum_out(self) -> None:
+        """After the loop: each quad of lanes adds its row sums and writes them."""
+        b = self.b
+        k = self.k
+        mm = self.mm
+        sums = k.rowsum_slots[mm.op]
+        lane = k.lane
+        guard = b.icmp("ult", k.warp, self.used) if self.used < k.plan.warps else True
+        # shuffles need every lane of the warp
+        for ib in range(self.bt):
+            batch = self._batch_coords(ib)
+            mtiles, _ = self._tile_lists(0, self.mt, 0, 0)
+            for i, mtile in enumerate(mtiles):
+                for h in range(2):
+                    x = b.load(f32, b.slot(sums, (ib * self.mt + i) * 2 + h, f32), 4)
+                    x = b.fadd(x, b.shfl_bfly(x, 1))
+                    x = b.fadd(x, b.shfl_bfly(x, 2))
+                    row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
+                    ok = b.and1(guard, b.icmp("eq", b.and_(lane, 3), 0))
+                    if mm.m % 16:
+                        ok = b.and1(ok, b.icmp("ult", row, mm.m))
+                    with b.if_(ok):
+                        k.store_tile(mm.rowsum, [*batch, row, 0], x)
 
     def materialize(self) -> None:
         """After the loop: register accumulators to their tile (plane = k split)."""

@@ -26,3 +26,14 @@ func.func @outputs(%x: tensor<8x24xf16>) -> (tensor<8x24xf16>, tensor<8x24xf16>,
   %e = kernel.relu %x : tensor<8x24xf16> -> tensor<8x24xf16>
   func.return %x, %e, %e : tensor<8x24xf16>, tensor<8x24xf16>, tensor<8x24xf16>
 }
+
+func.func @layout(%x: tensor<6x32x40xf16>) -> (tensor<40x6x32xf16>, tensor<240x32xf16>, tensor<6x1x40xf32>) {
+  %t = kernel.transpose %x permutation [2, 0, 1] : tensor<6x32x40xf16> -> tensor<40x6x32xf16>
+  %r = kernel.reshape %x : tensor<6x32x40xf16> -> tensor<192x40xf16>
+  %e = kernel.exp %r : tensor<192x40xf16> -> tensor<192x40xf16>
+  %r2 = kernel.reshape %e : tensor<192x40xf16> -> tensor<240x32xf16>
+  %c = kernel.constant 5.000000e-01 : tensor<6x1x40xf32>
+  %s = kernel.reduce_max %x dim 1 : tensor<6x32x40xf16> -> tensor<6x1x40xf16>
+  %m = kernel.add %s, %c : tensor<6x1x40xf16>, tensor<6x1x40xf32> -> tensor<6x1x40xf32>
+  func.return %t, %r2, %m : tensor<40x6x32xf16>, tensor<240x32xf16>, tensor<6x1x40xf32>
+}

@@ -1,0 +1,105 @@
+"""PTX for every fixture, assembled by ptxas for sm_80 and sm_90a; the compiled program's
+buffers and launches; the elementwise table covers every op kind."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.lowering.ptx.assemble import find_ptxas, resource_report
+from mirage.lowering.ptx.compile import compile_function
+from mirage.lowering.runtime.program import CompiledProgram
+from mirage.lowering.to_llvm.scalar import SCALAR_OPS
+from tests.conftest import FIXTURES, get_func, parse_module
+
+DATA = Path(__file__).parent / "data"
+needs_ptxas = pytest.mark.skipif(
+    find_ptxas() is None, reason="no ptxas (pip install nvidia-cuda-nvcc)"
+)
+
+
+def test_scalar_table_covers_every_elementwise_kind() -> None:
+    assert set(SCALAR_OPS) == set(ELEMENTWISE_KINDS)
+
+
+def _compile(path: Path, func: str, arch: str) -> CompiledProgram:
+    return compile_function(get_func(parse_module(path.read_text()), func), arch)
+
+
+def _assembles(program: CompiledProgram) -> str:
+    report = resource_report(program.ptx, program.arch)
+    assert "error" not in report.lower(), report
+    return report
+
+
+@needs_ptxas
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_small_fixtures_assemble(arch: str) -> None:
+    for name in ("rmsnorm_linear_small", "attention_small"):
+        for func in ("program", "ugraph"):
+            program = _compile(FIXTURES / f"{name}.mlir", func, arch)
+            assert f".target {arch}" in program.ptx
+            _assembles(program)
+
+
+@needs_ptxas
+@pytest.mark.slow
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+@pytest.mark.parametrize("name", ["rmsnorm_linear", "attention"])
+def test_fixtures_assemble_with_the_instructions_they_need(name: str, arch: str) -> None:
+    for func in ("program", "ugraph"):
+        program = _compile(FIXTURES / f"{name}.mlir", func, arch)
+        report = _assembles(program)
+        assert " 0 bytes spill stores" in report or name == "attention"
+        ptx = program.ptx
+        for needed in ("cp.async.cg.shared.global", "bar.sync", "mma.sync.aligned.m16n8k16"):
+            assert needed in ptx, (func, needed)
+        assert "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" in ptx
+
+
+def test_program_describes_buffers_and_launches() -> None:
+    program = _compile(FIXTURES / "attention_small.mlir", "ugraph", "sm_90a")
+    assert [b.shape for b in program.inputs] == [(2, 8, 4), (2, 4, 32), (2, 32, 4)]
+    assert [b.shape for b in program.outputs] == [(2, 8, 4)]
+    # the split-KV partial sums are intermediates between the two kernels
+    assert [b.dtype for b in program.intermediates] == ["f32", "f32"]
+    k1, k2 = program.launches
+    assert k1.grid == (2, 2, 1) and k1.block == (128, 1, 1)
+    assert k1.args == (0, 1, 2, 4, 5) and k2.args == (4, 5, 3)
+    assert f".entry {k1.name}(" in program.ptx and f".entry {k2.name}(" in program.ptx
+    assert CompiledProgram.from_json(program.to_json()) == program
+
+
+def test_layout_ops_get_kernels_or_aliases() -> None:
+    program = _compile(DATA / "ops.mlir", "layout", "sm_90a")
+    names = [launch.name for launch in program.launches]
+    # transpose and constant have kernels of their own; the reshapes none
+    assert len(names) == 6
+    exp = program.launches[1]
+    assert exp.args[0] == 0  # the exp reads the input through its reshape
+
+
+@needs_ptxas
+def test_cubin_target_writes_a_loadable_descriptor(tmp_path: Path) -> None:
+    out = tmp_path / "prog.json"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mirage.tools.mirage_opt",
+            str(FIXTURES / "rmsnorm_linear_small.mlir"),
+            "-t",
+            "cubin{arch=sm_80 function=ugraph}",
+            "-o",
+            str(out),
+        ],
+        check=True,
+    )
+    program = CompiledProgram.from_json(out.read_text())
+    assert program.arch == "sm_80" and program.cubin and program.cubin[:4] == b"\x7fELF"
+    assert json.loads(out.read_text())["num_inputs"] == 2
