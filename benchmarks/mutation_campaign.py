@@ -41,6 +41,7 @@ def main() -> None:
         f"accepted: {len(report.escaped)}"
     )
     print(f"same in float64: {report.same}, accepted: {report.same_accepted}")
+    print(f"not judged (reference divides by zero in most random tests): {report.untestable}")
     print(f"time: {elapsed:.0f} s")
     for line in report.escaped:
         print(f"ACCEPTED BUT DIFFERS: {line}")

@@ -150,8 +150,29 @@ def _c_mul(a: Complex, b: Complex) -> Complex:
     return re, im
 
 
+def _broadcast_axes(parts: Sequence[Arr]) -> list[bool]:
+    """Axes of extent > 1 along which every part is a stride-0 broadcast."""
+    shape = parts[0].shape
+    return [
+        n > 1 and all(p.shape[i] == n and p.strides[i] == 0 for p in parts)
+        for i, n in enumerate(shape)
+    ]
+
+
 def _c_inverse(a: Complex) -> tuple[Complex, bool]:
-    """1 / a, and whether some element was zero (its inverse is then taken as 0)."""
+    """1 / a, and whether some element was zero (its inverse is then taken as 0); computed
+    once per distinct element of a broadcast value."""
+    parts = [a[0]] if a[1] is None else [a[0], a[1]]
+    broadcast = _broadcast_axes(parts)
+    if not any(broadcast):
+        return _c_inverse_dense(a)
+    index = tuple(slice(0, 1) if b else slice(None) for b in broadcast)
+    shape = a[0].shape
+    (re, im), zero = _c_inverse_dense((a[0][index], None if a[1] is None else a[1][index]))
+    return (np.broadcast_to(re, shape), None if im is None else np.broadcast_to(im, shape)), zero
+
+
+def _c_inverse_dense(a: Complex) -> tuple[Complex, bool]:
     ar, ai = a
     if ai is None:
         zero = bool(np.any(ar == 0))
@@ -450,12 +471,8 @@ def _on_distinct_values(fn: Callable[[FFValue], FFValue], a: FFValue) -> FFValue
     """fn on the distinct Z_P[i] positions of a broadcast value (axes of stride 0 in both
     parts are computed once), broadcast back; the Z_Q part is left whole, it keeps its own
     shape through fn."""
-    parts = [a.re] if a.im is None else [a.re, a.im]
     shape = a.re.shape
-    broadcast = [
-        n > 1 and all(p.shape[i] == n and p.strides[i] == 0 for p in parts)
-        for i, n in enumerate(shape)
-    ]
+    broadcast = _broadcast_axes([a.re] if a.im is None else [a.re, a.im])
     if not any(broadcast):
         return fn(a)
     index = tuple(slice(0, 1) if b else slice(None) for b in broadcast)

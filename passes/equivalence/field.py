@@ -85,10 +85,18 @@ def mul(a: Arr, b: Arr, m: int) -> Arr:
     return _correct(product, m)
 
 
+SMALL = 256
+"""Arrays up to this size take Python's integer pow per element: cheaper than the dozens of
+vectorized passes of square-and-multiply."""
+
+
 def power(base: Arr, exponent: int, m: int) -> Arr:
     """base ** exponent mod m, one exponent for every element."""
-    result = np.ones_like(base)
     b = np.asarray(base, dtype=np.float64)
+    if b.size <= SMALL:
+        flat = [float(pow(int(v), exponent, m)) for v in b.ravel().tolist()]
+        return np.array(flat, dtype=np.float64).reshape(b.shape)
+    result = np.ones_like(b)
     e = exponent
     while e:
         if e & 1:

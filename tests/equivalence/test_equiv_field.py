@@ -38,11 +38,12 @@ def test_primes_as_documented() -> None:
     assert P % 4 == 3 and Q % 4 == 3  # -1 is a non-residue; sqrt is a single power
 
 
+@pytest.mark.parametrize("size", [7, 500])  # below and above field.SMALL
 @pytest.mark.parametrize("m", [P, Q, 101])
-def test_elementwise_ops_match_python_ints(m: int) -> None:
+def test_elementwise_ops_match_python_ints(m: int, size: int) -> None:
     rng = np.random.default_rng(m)
-    a = rng.integers(0, m, 500)
-    b = rng.integers(0, m, 500)
+    a = rng.integers(0, m, size)
+    b = rng.integers(0, m, size)
     fa, fb = a.astype(np.float64), b.astype(np.float64)
     assert field.add(fa, fb, m).tolist() == [(x + y) % m for x, y in zip(a, b, strict=True)]
     assert field.sub(fa, fb, m).tolist() == [(x - y) % m for x, y in zip(a, b, strict=True)]
