@@ -38,10 +38,19 @@ class StabilityOptions:
     bound: float = 1024 * FLOAT32_EPS
     """The largest float32 drift (relative to the result's magnitude) that passes."""
     seed: int = 0
+    min_elements: int = 4096
+    """Small programs get several input draws, up to this many input elements in all (a
+    few signed values may all come out positive in one draw)."""
+    max_draws: int = 8
 
 
-def stability_inputs(graph: Graph, options: StabilityOptions) -> list[FloatArray]:
-    rng = np.random.default_rng(options.seed)
+def draws(graph: Graph, options: StabilityOptions) -> int:
+    elements = max(1, sum(t.numel for t in graph.args))
+    return max(1, min(options.max_draws, -(-options.min_elements // elements)))
+
+
+def stability_inputs(graph: Graph, options: StabilityOptions, draw: int = 0) -> list[FloatArray]:
+    rng = np.random.default_rng([options.seed, draw])
     inputs: list[FloatArray] = []
     for t in graph.args:
         x = rng.standard_normal(t.shape)
@@ -65,6 +74,11 @@ class Drift:
             return f"not finite at output {output}, index {list(index)}"
         return f"{self.value:.1e}"
 
+    def worst(self, other: Drift) -> Drift:
+        if self.not_finite_at is not None:
+            return self
+        return other if other.not_finite_at is not None or other.value > self.value else self
+
 
 def drift(got: Sequence[FloatArray], want: Sequence[FloatArray]) -> Drift:
     """How far `got` is from `want`, ignoring positions where `want` is not finite."""
@@ -84,3 +98,12 @@ def drift(got: Sequence[FloatArray], want: Sequence[FloatArray]) -> Drift:
         scale = float(np.max(np.abs(wf))) or 1.0
         worst = max(worst, float(np.max(np.abs(gf - wf))) / scale)
     return Drift(worst)
+
+
+@dataclass(frozen=True)
+class FloatSample:
+    """One draw of random float inputs (as float32) and the reference's float64 outputs."""
+
+    draw: int
+    inputs: list[FloatArray]
+    reference: list[FloatArray]

@@ -24,8 +24,9 @@ from mirage.passes.equivalence.incremental import ResultCache, run_incremental
 from mirage.passes.equivalence.soundness import ErrorBound, ProgramFacts, analyze, error_bound
 from mirage.passes.equivalence.stability import (
     Drift,
-    FloatArray,
+    FloatSample,
     StabilityOptions,
+    draws,
     drift,
     stability_inputs,
 )
@@ -81,7 +82,8 @@ class Verdict:
     tests: int
     """Random tests in Z_P x Z_Q that the candidate passed (or ran, when it failed)."""
     error_bound: float
-    """Probability bound that a different candidate passes all of them (1: no bound)."""
+    """Probability bound that a different candidate passes all of them (1: no bound); it
+    assumes exact rules, so it holds only when `sound`."""
     bound: ErrorBound
     counterexample: Counterexample | None = None
     reason: str = ""
@@ -96,9 +98,12 @@ class Verdict:
         if not self.equivalent:
             return f"not equivalent: {self.counterexample or self.reason}"
         text = "equivalent"
-        if not self.sound:
-            text += f", unsound ops: {', '.join(self.unsound_ops)}"
         field_name = f"Z_{P} x Z_{Q}"
+        if not self.sound:
+            return (
+                f"{text}, unsound ops: {', '.join(self.unsound_ops)} ({self.tests} random "
+                f"tests in {field_name}; no error bound, these ops have stand-in rules)"
+            )
         if self.error_bound < 1.0:
             return (
                 f"{text} ({self.tests} random tests in {field_name}, "
@@ -158,7 +163,7 @@ class ReferenceFingerprint:
         self.tests: list[FieldTest] = []
         self.discarded = 0
         self._attempt = 0
-        self._float: tuple[list[FloatArray], list[FloatArray], Drift] | None = None
+        self._float: tuple[list[FloatSample], Drift] | None = None
         own = error_bound(self.facts, self.facts).tests_for(self.options.error_bound)
         for i in range(min(own or 1, self.options.max_tests)):
             self.test(i)
@@ -187,18 +192,24 @@ class ReferenceFingerprint:
             self.tests.append(FieldTest(seed, domain, inputs, outputs))
         return self.tests[index]
 
-    def float_reference(self) -> tuple[list[FloatArray], list[FloatArray], Drift]:
-        """(float32 inputs, the reference's float64 outputs, its float32 drift)."""
+    def float_reference(self) -> tuple[list[FloatSample], Drift]:
+        """The float samples (inputs, the reference's float64 outputs) and the reference's
+        own float32 drift on them."""
         if self._float is None:
             opts = self.options.stability or StabilityOptions()
-            inputs = stability_inputs(self.graph, opts)
             f64 = ContractingDomain(FloatDomain(np.float64))
             f32 = ContractingDomain(FloatDomain(np.float32))
-            in32 = [x.astype(np.float32) for x in inputs]
-            with np.errstate(all="ignore"):  # overflow is what this check looks for
-                want = run_incremental(self.graph, inputs, f64, None, "f64", f64.force)
-                got = run_incremental(self.graph, in32, f32, self.cache, "f32", f32.force)
-            self._float = (in32, want, drift(got, want))
+            samples: list[FloatSample] = []
+            worst = Drift(0.0)
+            for k in range(draws(self.graph, opts)):
+                inputs = stability_inputs(self.graph, opts, k)
+                in32 = [x.astype(np.float32) for x in inputs]
+                with np.errstate(all="ignore"):  # overflow is what this check looks for
+                    want = run_incremental(self.graph, inputs, f64, None, "f64", f64.force)
+                    got = run_incremental(self.graph, in32, f32, self.cache, ("f32", k), f32.force)
+                samples.append(FloatSample(k, in32, want))
+                worst = worst.worst(drift(got, want))
+            self._float = (samples, worst)
         return self._float
 
 
@@ -259,10 +270,19 @@ class Verifier:
             passed += 1
         if self.options.stability is None:
             return verdict(True, passed)
-        inputs, want, reference_drift = fp.float_reference()
-        with np.errstate(all="ignore"):
-            got = run_incremental(candidate, inputs, self._f32, fp.cache, "f32", self._f32.force)
-        candidate_drift = drift(got, want)
+        samples, reference_drift = fp.float_reference()
+        candidate_drift = Drift(0.0)
+        for sample in samples:
+            with np.errstate(all="ignore"):
+                got = run_incremental(
+                    candidate,
+                    sample.inputs,
+                    self._f32,
+                    fp.cache,
+                    ("f32", sample.draw),
+                    self._f32.force,
+                )
+            candidate_drift = candidate_drift.worst(drift(got, sample.reference))
         limit = self.options.stability.bound
         drifts = {
             "float32_drift": candidate_drift.value,

@@ -70,14 +70,14 @@ def test_shared_prefixes_are_not_recomputed() -> None:
     reference = _program(("mul", [0, 1]), ("exp", [2]), ("add", [3, 0]))
     verifier = Verifier(reference)
     cache = verifier.fingerprint.cache
-    verifier.fingerprint.float_reference()
+    samples, _ = verifier.fingerprint.float_reference()
     misses = cache.misses
     # Same first two ops as the reference: only the last op is evaluated, once per random
-    # test and once in float32.
+    # test and once per float32 sample.
     candidate = _program(("mul", [0, 1]), ("exp", [2]), ("add", [0, 3]))
     verdict = verifier.verify(candidate)
     assert verdict.equivalent
-    assert cache.misses - misses == verdict.tests + 1
+    assert cache.misses - misses == verdict.tests + len(samples)
     misses = cache.misses
     assert verifier.verify(candidate).equivalent
     assert cache.misses == misses
@@ -163,3 +163,15 @@ def test_fingerprint_is_reusable_and_seeded() -> None:
     assert a.verify(candidate).equivalent and b.verify(candidate).equivalent
     other = ReferenceFingerprint(reference, VerifierOptions(seed=8))
     assert [t.seed for t in fp.tests] != [t.seed for t in other.tests]
+
+
+def test_candidates_undefined_where_the_reference_is_defined_are_rejected() -> None:
+    # sqrt(x) - sqrt(x) = 0 = x - x wherever sqrt is defined; in floats it is NaN for x < 0.
+    reference = _program(("sub", [0, 0]), args=1)
+    candidate = _program(("sqrt", [0]), ("sub", [1, 1]), args=1)
+    assert Verifier(reference, VerifierOptions(stability=None)).verify(candidate)
+    verdict = Verifier(reference).verify(candidate)
+    assert not verdict.equivalent
+    assert "is not finite at output 0" in verdict.reason
+    # The other way round is fine: the candidate is defined wherever the reference is.
+    assert Verifier(candidate).verify(reference)
