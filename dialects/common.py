@@ -58,70 +58,53 @@ class UnaryOp(IRDLOperation, ABC):
         )
 
 
-class BinaryOp(IRDLOperation, ABC):
+class _TwoTensorOp(IRDLOperation, ABC):
+    """Two tensor operands, one result whose shape `shape_rule` gives."""
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
+    traits = traits_def(Pure())
+
+    @staticmethod
+    def shape_rule(lhs: shapes.Shape, rhs: shapes.Shape) -> shapes.Shape:
+        raise NotImplementedError
+
+    def __init__(
+        self,
+        lhs: SSAValue | Operation,
+        rhs: SSAValue | Operation,
+        result_type: Attribute | None = None,
+    ):
+        if result_type is None:
+            lt = SSAValue.get(lhs).type
+            rt = SSAValue.get(rhs).type
+            assert isinstance(lt, TensorType) and isinstance(rt, TensorType)
+            shape = self.shape_rule(tuple(lt.get_shape()), tuple(rt.get_shape()))
+            result_type = TensorType(lt.element_type, shape)
+        super().__init__(operands=[lhs, rhs], result_types=[result_type])
+
+    def verify_(self) -> None:
+        a = tensor_shape(self.lhs.type, "lhs")
+        b = tensor_shape(self.rhs.type, "rhs")
+        try:
+            want = self.shape_rule(a, b)
+        except shapes.ShapeError as e:
+            raise _shape_error(e) from e
+        check_result_shape(tensor_shape(self.result.type, "result"), want)
+
+
+class BinaryOp(_TwoTensorOp, ABC):
     """An elementwise op of two tensors of one rank; extents of 1 broadcast."""
 
-    lhs = operand_def(TensorType)
-    rhs = operand_def(TensorType)
-    result = result_def(TensorType)
-    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
-    traits = traits_def(Pure())
-
-    def __init__(
-        self,
-        lhs: SSAValue | Operation,
-        rhs: SSAValue | Operation,
-        result_type: Attribute | None = None,
-    ):
-        if result_type is None:
-            lt = SSAValue.get(lhs).type
-            rt = SSAValue.get(rhs).type
-            assert isinstance(lt, TensorType) and isinstance(rt, TensorType)
-            shape = shapes.broadcast(tuple(lt.get_shape()), tuple(rt.get_shape()))
-            result_type = TensorType(lt.element_type, shape)
-        super().__init__(operands=[lhs, rhs], result_types=[result_type])
-
-    def verify_(self) -> None:
-        a = tensor_shape(self.lhs.type, "lhs")
-        b = tensor_shape(self.rhs.type, "rhs")
-        try:
-            want = shapes.broadcast(a, b)
-        except shapes.ShapeError as e:
-            raise _shape_error(e) from e
-        check_result_shape(tensor_shape(self.result.type, "result"), want)
+    shape_rule = staticmethod(shapes.broadcast)
 
 
-class MatmulOp(IRDLOperation, ABC):
+class MatmulOp(_TwoTensorOp, ABC):
     """(..., m, k) x (..., k, n) -> (..., m, n)."""
 
-    lhs = operand_def(TensorType)
-    rhs = operand_def(TensorType)
-    result = result_def(TensorType)
-    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
-    traits = traits_def(Pure())
-
-    def __init__(
-        self,
-        lhs: SSAValue | Operation,
-        rhs: SSAValue | Operation,
-        result_type: Attribute | None = None,
-    ):
-        if result_type is None:
-            lt = SSAValue.get(lhs).type
-            rt = SSAValue.get(rhs).type
-            assert isinstance(lt, TensorType) and isinstance(rt, TensorType)
-            shape = shapes.matmul(tuple(lt.get_shape()), tuple(rt.get_shape()))
-            result_type = TensorType(lt.element_type, shape)
-        super().__init__(operands=[lhs, rhs], result_types=[result_type])
-
-    def verify_(self) -> None:
-        a = tensor_shape(self.lhs.type, "lhs")
-        b = tensor_shape(self.rhs.type, "rhs")
-        try:
-            want = shapes.matmul(a, b)
-        except shapes.ShapeError as e:
-            raise _shape_error(e) from e
-        check_result_shape(tensor_shape(self.result.type, "result"), want)
+    shape_rule = staticmethod(shapes.matmul)
 
 
 class MulScalarOp(IRDLOperation, ABC):
