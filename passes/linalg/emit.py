@@ -222,9 +222,15 @@ class Emitter:
         cls = kernel.ELEMENTWISE_OPS[m.kind]
         return self._add(cls.create(operands=ops, result_types=[ty]))
 
+    def _negate(self, v: SSAValue, dtype: str, t: int) -> SSAValue:
+        owner = v.owner
+        if isinstance(owner, kernel.ConstantOp):
+            return self.constant(-owner.value.value.data, _shape(v), _dtype(v), t)
+        return self._scale(v, -1.0, dtype, t)
+
     def _min(self, a: SSAValue, b: SSAValue, dtype: str, t: int) -> SSAValue:
         """min(a, b) = -max(-a, -b)."""
-        na, nb = (self._scale(v, -1.0, dtype, t) for v in (a, b))
+        na, nb = (self._negate(v, dtype, t) for v in (a, b))
         return self._scale(self._binary("max", na, nb, dtype, t), -1.0, dtype, t)
 
     def _narrow(self, x: int, want: str, t: int) -> SSAValue:

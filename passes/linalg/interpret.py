@@ -113,7 +113,7 @@ def _static_shape(
             op, f"{what} has a dynamic shape ({ty}); only static shapes are supported"
         )
     dtype = dtype_of(ty.element_type)
-    if dtype is None or dtype == "i1" or (kernel_types and dtype == "f64"):
+    if dtype is None or (kernel_types and dtype in ("i1", "f64")):
         raise ConversionError(
             op, f"{what} has element type {ty.element_type}; only f16, bf16, f32 are supported"
         )

@@ -201,3 +201,16 @@ def test_random_programs() -> None:
             return ops[2](z) + torch.amax(z, dim=1 - dim, keepdim=True)
 
         _check(program, _r(5, 7) * 0.5, _r(7, 6) * 0.5)
+
+
+def test_where_through_a_boolean_tensor_and_clamp() -> None:
+    """torch.where stores the comparison as an i1 tensor between two generics."""
+    m = _check(lambda x, y: torch.where(x > y, x, y) + x.clamp(-0.5, 0.5), _r(4, 8), _r(4, 8))
+    assert "max" in _ops(m)
+
+
+def test_a_selection_on_another_value_is_refused_by_name() -> None:
+    from mirage.passes.linalg.errors import ConversionError
+
+    with pytest.raises(ConversionError, match="'arith.cmpf' op computes a comparison"):
+        import_module(lambda x, y: torch.where(x > 0, y, 2 * y), [_r(4, 8), _r(4, 8)])
