@@ -50,9 +50,7 @@ def _as_module(program: Any) -> torch.nn.Module:
     return Wrapped(program)
 
 
-def export_linalg(
-    program: Any, example_inputs: Sequence[Any], *, func_name: str = "main"
-) -> str:
+def export_linalg(program: Any, example_inputs: Sequence[Any], *, func_name: str = "main") -> str:
     """The program (an nn.Module or a function of tensors) as linalg-on-tensors MLIR text,
     traced at the shapes and dtypes of `example_inputs`."""
     _, fx = _torch_mlir()
