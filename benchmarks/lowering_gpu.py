@@ -56,33 +56,36 @@ def _variants(gen: Any) -> dict[str, tuple[str, Any]]:
     """Tilings of the benchmark μGraphs to time against each other: name -> (label, graph)."""
     out: dict[str, tuple[str, Any]] = {}
     for b, rows in (("b1", 2), ("b8", 16)):
-        for nt, kt, th in ((64, 64, 128), (64, 128, 256), (96, 64, 128), (128, 64, 256)):
+        for nt, kt, th in ((64, 64, 128), (64, 128, 256), (48, 128, 256)):
             out[f"var_rmsnorm_linear_{b}_n{nt}_k{kt}_t{th}"] = (
                 f"rmsnorm_linear {b}",
                 gen.rmsnorm_linear(rows, 4096, 6144, nt=nt, kt=kt, threads=th),
             )
-        for nt, ks, th in ((128, 4, 128), (64, 2, 128), (256, 8, 256), (128, 2, 256)):
+        for nt, ks, th in ((128, 2, 256), (128, 4, 256), (64, 2, 128), (64, 4, 256)):
             out[f"var_rmsnorm_linear_{b}_splitk_n{nt}_s{ks}_t{th}"] = (
                 f"rmsnorm_linear {b}",
                 gen.rmsnorm_linear_splitk(rows, 4096, 6144, nt=nt, ksplit=ks, threads=th),
             )
-    for nt, kt, th in ((64, 64, 128), (64, 128, 256)):
+    for nt, kt, th in ((32, 128, 256), (64, 64, 256)):
         out[f"var_gated_mlp_n{nt}_k{kt}_t{th}"] = (
             "gated_mlp",
             gen.gated_mlp(8, 4096, 4096, nt=nt, kt=kt, threads=th),
         )
-    for nt, ks, th in ((128, 4, 128), (64, 2, 128), (128, 2, 256), (256, 8, 256)):
+    for nt, ks, th in ((64, 2, 128), (64, 4, 256), (128, 4, 256), (64, 2, 256)):
         out[f"var_gated_mlp_splitk_n{nt}_s{ks}_t{th}"] = (
             "gated_mlp",
             gen.gated_mlp_splitk(8, 4096, 4096, nt=nt, ksplit=ks, threads=th),
         )
     for b, heads in (("b1", 2), ("b8", 16)):
         for mp, sp, kt, th in (
-            (4, 16, 64, 128),
             (4, 8, 64, 128),
-            (2, 16, 64, 64),
-            (4, 4, 128, 128),
+            (2, 32, 64, 256),
+            (2, 16, 64, 256),
+            (2, 8, 64, 256),
+            (4, 16, 64, 128),
         ):
+            if heads * mp * sp > 1024:
+                continue
             out[f"var_gqa_{b}_m{mp}_s{sp}_k{kt}_t{th}"] = (
                 f"gqa {b}",
                 gen.gqa(heads, 256, 64, 4096, mparts=mp, splits=sp, kt=kt, threads=th),

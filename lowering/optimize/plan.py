@@ -49,6 +49,28 @@ MAX_CHUNK_REGISTERS = 32
 """f32 accumulator registers per thread for one register block of a matmul."""
 PIPELINE_BYTES_IN_FLIGHT = 96 * 1024
 MAX_STAGES = 8
+SM_COUNT = 132
+COMPUTE_BOUND = 32
+"""Tensor-core flops per streamed byte above which a kernel is compute-bound."""
+"""Multiprocessors of the largest target (H100/H200 SXM), for occupancy estimates."""
+
+
+ROW_ACCUMULATORS = frozenset({"accum_sum_last", "accum_mean_last", "accum_rms_last"})
+MAX_ROW_PASSES = 4
+
+
+def _pow2_floor(n: int) -> int:
+    return 1 << (max(n, 1).bit_length() - 1)
+
+
+def group_layout(threads: int, outputs: int, per_output: int) -> tuple[int, int, int]:
+    """How a reduction spreads over the block: (lanes per output, outputs per pass,
+    passes). Lanes of one output are adjacent in a warp, so shuffles combine them."""
+    group = 1
+    if threads % 32 == 0:
+        group = min(32, _pow2_floor(per_output), _pow2_floor(max(1, threads // outputs)))
+    per_pass = threads // group
+    return group, per_pass, math.ceil(outputs / per_pass)
 
 
 class PlanError(ValueError):
@@ -134,6 +156,8 @@ class Plan:
     loop: list[Task] = field(default_factory=lambda: [])
     post: list[Task] = field(default_factory=lambda: [])
     smem_bytes: int = 0
+    register_rows: set[int] = field(default_factory=lambda: set())
+    """Row accumulators (accum_*_last) whose partial sums stay in registers in the loop."""
     rescale_max: dict[int, int] = field(default_factory=lambda: {})
     """accum_rescale value -> the value id of its running-maximum tile."""
     next_value: int = 0
@@ -557,6 +581,12 @@ class Planner:
                 tasks.append(Task("concat", i, reads, (v,)))
             elif any(mm.rowsum == v for mm in p.matmuls.values()):
                 continue  # summed in registers by the matmul chain
+            elif kind in ROW_ACCUMULATORS and self._rows_in_registers(op):
+                # each lane keeps its partial sums in registers; reduced once, after the loop
+                p.register_rows.add(v)
+                p.pre.append(Task("acc_init", i, (), ()))
+                tasks.append(Task("acc_update", i, reads, ()))
+                p.post.insert(0, Task("acc_flush", i, (), (v,)))
             elif kind.startswith("accum_"):
                 state = (v, p.rescale_max[v]) if kind == "accum_rescale" else (v,)
                 p.pre.append(Task("acc_init", i, (), state))
@@ -577,6 +607,12 @@ class Planner:
             (p.loop if in_loop else p.post).append(
                 Task("convert", twin, self._materialized([src]), (twin,))
             )
+
+    def _rows_in_registers(self, op: Op) -> bool:
+        shape = self.plan.graph.type_of(op.operands[0]).shape
+        outputs = math.prod(shape[:-1])
+        _, _, passes = group_layout(self.plan.threads, outputs, shape[-1])
+        return passes <= MAX_ROW_PASSES
 
     def _producer_index(self, v: int) -> int:
         return self.producer[v][0]
@@ -611,6 +647,23 @@ class Planner:
             candidates = list(range(top, 0, -1))
         else:
             candidates = [1]
+        # blocks that must share an SM for the grid to run in one wave: each gets its part
+        # of the shared memory, so deep pipelines do not cost occupancy
+        blocks = p.grid[0] * p.grid[1] * p.grid[2]
+        wanted = max(1, min(4, math.ceil(blocks / SM_COUNT)))
+        # tensor-core work per byte loaded: past COMPUTE_BOUND, latency hiding (more
+        # blocks per SM) beats a deeper pipeline
+        flops = sum(
+            2 * math.prod(mm.batch) * mm.m * mm.n * mm.k
+            for mm in p.matmuls.values()
+            if mm.tensor_core and self.producer[mm.result][0] < p.graph.loop_end
+        )
+        if p.streamed and flops / max(per_iteration, 1) >= COMPUTE_BOUND:
+            wanted = max(wanted, 2)
+            candidates = [s for s in candidates if s <= 3] or candidates
+        budget = limit // wanted
+        fitting = [s for s in candidates if _with_stages(p, s) <= budget]
+        candidates = fitting or candidates
         last_error = ""
         for stages in candidates:
             p.stages = stages
@@ -625,6 +678,12 @@ class Planner:
                 f"stage(s), more than the {limit} bytes of {p.arch}"
             )
         raise PlanError(last_error)
+
+
+def _with_stages(p: Plan, stages: int) -> int:
+    for v in p.streamed:
+        p.tiles[v].stages = stages
+    return _assign_offsets(p)
 
 
 def _list_schedule(tasks: list[Task]) -> list[Task]:
@@ -703,6 +762,11 @@ def live_ranges(p: Plan) -> dict[int, tuple[int, int]]:
 def _is_loop_state(p: Plan, v: int) -> bool:
     if v in p.rescale_max.values():
         return True
+    if v in p.register_rows:
+        return False
+    # accumulators kept in registers reach their tile only after the loop
+    if any((mm.target == v and mm.mode == "regs") or mm.rowsum == v for mm in p.matmuls.values()):
+        return False
     prod = p.producer().get(v)
     return prod is not None and prod[1].kind.startswith("accum_")
 

@@ -36,6 +36,9 @@ FULL_MASK = -1
 LOG2E = 1.4426950408889634
 
 
+_NO_WRAP = llvm.OverflowAttr([llvm.OverflowFlag.NO_SIGNED_WRAP, llvm.OverflowFlag.NO_UNSIGNED_WRAP])
+
+
 def _is_const(x: Int) -> bool:
     return isinstance(x, int)
 
@@ -94,6 +97,10 @@ class Builder:
 
     def _bin(self, cls: type[Operation], a: Int, b: Int) -> SSAValue:
         ty = self._ty(a, b)
+        if cls in (llvm.AddOp, llvm.MulOp, llvm.ShlOp):
+            # index arithmetic: non-negative and in range by construction, which lets LLVM
+            # widen and strength-reduce address computations
+            return self._r(cls(self.v(a, ty), self.v(b, ty), overflow=_NO_WRAP))  # type: ignore[call-arg]
         return self._r(cls(self.v(a, ty), self.v(b, ty)))  # type: ignore[call-arg]
 
     def add(self, a: Int, b: Int) -> Int:

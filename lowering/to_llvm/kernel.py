@@ -29,7 +29,7 @@ from mirage.dialects import nvvm
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize.layout import Tile
-from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task
+from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, group_layout
 from mirage.lowering.to_llvm.builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
 from mirage.lowering.to_llvm.scalar import scalar_op
 
@@ -119,6 +119,7 @@ class KernelEmitter:
         self.smem = b._r(llvm.AddressOfOp(SMEM_SYMBOL, SHARED_PTR))  # pyright: ignore[reportPrivateUsage]
         self.acc_slots: dict[int, SSAValue] = {}
         self.rowsum_slots: dict[int, SSAValue] = {}
+        self.row_slots: dict[int, SSAValue] = {}
         self._emit_body()
         b.ret()
         return self.func
@@ -227,6 +228,46 @@ class KernelEmitter:
         ptr = self.smem_ptr(b.add(self.tile_base(v, plane), self.element_offset(t, coords)))
         b.store(b.from_f32(value, t.dtype), ptr, align or t.esize)
 
+    def read_run(self, v: int, coords: Sequence[Int], m: int) -> list[SSAValue]:
+        """m adjacent elements of tile `v` from `coords` on, as f32, by one wide load per
+        plane (planes summed, finalize applied)."""
+        t = self.tile(v)
+        b = self.b
+        bits = t.esize * 8
+        total: list[SSAValue] = []
+        for plane in range(t.planes):
+            ptr = self.smem_ptr(b.add(self.tile_base(v, plane), self.element_offset(t, coords)))
+            word = b.load(IntegerType(bits * m), ptr, m * t.esize)
+            values: list[SSAValue] = []
+            for e in range(m):
+                piece = b.v(b.lshr(word, e * bits), IntegerType(bits))
+                if t.dtype != "bf16":
+                    piece = b.bitcast(piece, storage_type(t.dtype))
+                values.append(b.to_f32(piece, t.dtype))
+            total = (
+                values if not total else [b.fadd(x, y) for x, y in zip(total, values, strict=True)]
+            )
+        kind, c = t.finalize
+        if kind == "scale":
+            total = [b.fmul(x, b.f32(c)) for x in total]
+        elif kind == "rms":
+            total = [b.sqrt(b.fmul(x, b.f32(c))) for x in total]
+        return total
+
+    def hint_align(self, t: Tile, hint: tuple[int, int] | None) -> int | None:
+        """Alignment of an element whose last coordinate is m q + r (hint (m, r))."""
+        if hint is None:
+            return None
+        multiple, offset = hint
+        a = 16
+        if len(t.shape) >= 2:
+            a = math.gcd(a, t.pitch * t.esize)
+        if t.shape[-1] > 1:
+            a = math.gcd(a, multiple * t.esize)
+            if offset:
+                a = math.gcd(a, offset * t.esize)
+        return max(a, t.esize)
+
     def read_tile(self, v: int, coords: Sequence[Int], align: int | None = None) -> SSAValue:
         """The value of tile `v` at `coords`: planes summed, finalize applied."""
         t = self.tile(v)
@@ -302,7 +343,7 @@ class KernelEmitter:
             rd = self.reader()
             for k in range(vec):
                 c = [*coords[:-1], self.b.add(coords[-1], k)]
-                values = rd.apply(task.op, c)
+                values = rd.at(vec, k, coords[-1]).apply(task.op, c)
                 for r, x in zip(results, values, strict=True):
                     self.store_tile(r, c, x, align=self._elem_align(r, vec, k))
 
@@ -318,7 +359,8 @@ class KernelEmitter:
             rd = self.reader()
             for k in range(vec):
                 c = [*coords[:-1], self.b.add(coords[-1], k)]
-                self.store_tile(twin, c, rd.read(src, c), align=self._elem_align(twin, vec, k))
+                x = rd.at(vec, k, coords[-1]).read(src, c)
+                self.store_tile(twin, c, x, align=self._elem_align(twin, vec, k))
 
         self.for_each_chunk(shape, vec, body)
 
@@ -432,7 +474,7 @@ class KernelEmitter:
             gp = b.gep(gptr, b.mul(goff, esize))
             for k in range(vec):
                 c = [*coords[:-1], b.add(coords[-1], k)]
-                x = rd.read(src, c)
+                x = rd.at(vec, k, coords[-1]).read(src, c)
                 align = galign if k == 0 else math.gcd(galign, k * esize)
                 b.store(b.from_f32(x, dtype), b.gep(gp, k * esize), align)
 
@@ -453,6 +495,16 @@ class KernelEmitter:
         self.for_each(words, body)
 
     def _t_acc_init(self, task: Task) -> None:
+        if not task.writes and task.op not in self.plan.matmuls:  # row sums in registers
+            src = self.graph.ops[task.op].operands[0]
+            shape = self.graph.type_of(src).shape
+            _, _, passes = self._groups(math.prod(shape[:-1]), shape[-1])
+            slots = self.b.alloca(f32, passes)
+            self.row_slots[task.op] = slots
+            zero = self.b.f32(0.0)
+            for i in range(passes):
+                self.b.store(zero, self.b.slot(slots, i, f32), 4)
+            return
         if not task.writes:  # a register accumulator
             mm = self.plan.matmuls[task.op]
             bt, mt, nt, _ = mm.tiles
@@ -486,7 +538,7 @@ class KernelEmitter:
                 rd = self.reader()
                 for k in range(vec):
                     c = [*coords[:-1], self.b.add(coords[-1], k)]
-                    x = rd.read(op.operands[0], c)
+                    x = rd.at(vec, k, coords[-1]).read(op.operands[0], c)
                     old = self.load_tile(acc, c)
                     new = self.b.fadd(old, x) if combine == "sum" else self.b.fmax(old, x)
                     self.store_tile(acc, c, new)
@@ -503,7 +555,32 @@ class KernelEmitter:
                 old = self.load_tile(acc, coords)
                 self.store_tile(acc, coords, self.b.fadd(old, total))
 
-            self._group_reduce(src, shape, len(shape) - 1, 1, "sum", finish, square=square)
+            slots = self.row_slots.get(task.op)
+            self._group_reduce(
+                src, shape, len(shape) - 1, 1, "sum", finish, square=square, into=slots
+            )
+
+    def _t_acc_flush(self, task: Task) -> None:
+        """After the loop: combine each output's lane partials and write the accumulator."""
+        b = self.b
+        op = self.graph.ops[task.op]
+        acc = self._result(task.op)
+        shape = self.graph.type_of(op.operands[0]).shape
+        out_shape = [*shape[:-1], 1]
+        outputs = math.prod(out_shape)
+        group, per_pass, passes = self._groups(outputs, shape[-1])
+        slots = self.row_slots[task.op]
+        lane = b.urem(self.tid, group)
+        for p in range(passes):
+            o = b.add(b.udiv(self.tid, group) if group > 1 else self.tid, p * per_pass)
+            total = b.load(f32, b.slot(slots, p, f32), 4)
+            off = group // 2
+            while off >= 1:
+                total = b.fadd(total, b.shfl_bfly(total, off))
+                off //= 2
+            valid = b.icmp("ult", o, outputs) if outputs % per_pass or p else True
+            with b.if_(b.and1(valid, b.icmp("eq", lane, 0))):
+                self.store_tile(acc, _coords(b, o, out_shape), total)
 
     def _rescale(self, task: Task, op: Op, acc: int) -> None:
         """acc = acc * exp(M - M') + v * exp(s - M'), M' = max(M, s); one group of lanes per
@@ -561,12 +638,7 @@ class KernelEmitter:
 
     def _groups(self, outputs: int, per_output: int) -> tuple[int, int, int]:
         """(lanes per output, outputs per pass, passes) for a group reduction."""
-        threads = self.plan.threads
-        group = 1
-        if threads % 32 == 0:
-            group = min(32, _pow2_floor(per_output), _pow2_floor(max(1, threads // outputs)))
-        per_pass = threads // group
-        return group, per_pass, math.ceil(outputs / per_pass)
+        return group_layout(self.plan.threads, outputs, per_output)
 
     def _group_reduce(
         self,
@@ -578,10 +650,12 @@ class KernelEmitter:
         finish: Callable[[list[Int], SSAValue], None],
         square: bool = False,
         everyone: bool = False,
+        into: SSAValue | None = None,
     ) -> None:
         """For each output element (dim `dim` reduced to `size`), combine its inputs over a
         group of lanes and call finish(output coords, total) on lane 0 of the group (on
-        every lane of it, with `everyone`)."""
+        every lane of it, with `everyone`). With `into`, each lane instead adds its own
+        partial to register slot `pass` of `into` (combined later, by `_t_acc_flush`)."""
         b = self.b
         out_shape = [*shape[:dim], size, *shape[dim + 1 :]]
         outputs = math.prod(out_shape)
@@ -599,24 +673,46 @@ class KernelEmitter:
             lane = b.urem(self.tid, group)
             acc = b.alloca(f32)
             b.store(b.f32(neutral), acc, 4)
-            rounds = math.ceil(per_output / group)
+            # along the contiguous last dim, each lane takes runs of `vec` elements (wide
+            # shared-memory loads); elsewhere single elements, `size` apart
+            vec = 1
+            if size == 1 and dim == len(shape) - 1:
+                vec = 8
+                while vec > 1 and per_output % (group * vec):
+                    vec //= 2
+            rounds = math.ceil(per_output / (group * vec))
 
             def element(r: Int) -> None:
-                c = list(oc)
-                c[dim] = b.add(oc[dim], b.mul(r, size))
-                x = self.reader().read(src, c)
-                if square:
-                    x = b.fmul(x, x)
-                b.store(combine(b.load(f32, acc, 4), x), acc, 4)
+                rd = self.reader()
+                xs: list[SSAValue] = []
+                start = b.mul(r, vec)
+                for v in range(vec):
+                    c = list(oc)
+                    c[dim] = b.add(oc[dim], b.mul(b.add(start, v), size))
+                    base = b.add(oc[dim], start) if vec > 1 else None
+                    x = rd.at(vec, v, base).read(src, c)
+                    xs.append(b.fmul(x, x) if square else x)
+                while len(xs) > 1:  # a tree, not a chain: the loads need not wait
+                    xs = [
+                        combine(xs[i], xs[i + 1]) if i + 1 < len(xs) else xs[i]
+                        for i in range(0, len(xs), 2)
+                    ]
+                b.store(combine(b.load(f32, acc, 4), xs[0]), acc, 4)
 
+            chunks = per_output // vec
             with b.loop(rounds) as j:
                 r = b.add(lane, b.mul(j, group))
-                if per_output % group:
-                    with b.if_(b.icmp("ult", r, per_output)):
+                if chunks % group:
+                    with b.if_(b.icmp("ult", r, chunks)):
                         element(r)
                 else:
                     element(r)
             total = b.load(f32, acc, 4)
+            if into is not None:
+                assert isinstance(p, int)
+                slot = b.slot(into, p, f32)
+                b.store(combine(b.load(f32, slot, 4), total), slot, 4)
+                return
             off = group // 2
             while off >= 1:
                 total = combine(total, b.shfl_bfly(total, off))
@@ -625,6 +721,10 @@ class KernelEmitter:
             with b.if_(cond):
                 finish(oc, total)
 
+        if into is not None:
+            for p in range(passes):  # unrolled: slots are indexed by the pass
+                run_pass(p)
+            return
         with b.loop(passes) as p:
             run_pass(p)
 
@@ -768,6 +868,33 @@ class _Reader:
         self.k = k
         self.override = override
         self.cache: dict[tuple[int, tuple[object, ...]], SSAValue] = {}
+        self.hint: tuple[int, int] | None = None
+        """(m, r): the last coordinate of the next reads is m q + r, so wide loads can be
+        proved aligned."""
+        self.base: Int | None = None
+        """m q, the last coordinate of the run of m elements the next reads belong to."""
+        self.runs: dict[tuple[object, ...], list[SSAValue]] = {}
+
+    def at(self, multiple: int, offset: int, base: Int | None = None) -> _Reader:
+        self.hint = (multiple, offset)
+        self.base = base
+        return self
+
+    def _run_read(self, v: int, coords: Sequence[Int]) -> SSAValue | None:
+        """Element of a run of m adjacent elements, all loaded by one wide load."""
+        k = self.k
+        t = k.plan.tiles[v]
+        if self.hint is None or self.base is None or t.shape[-1] == 1:
+            return None
+        m, offset = self.hint
+        if m < 2 or m * t.esize > 16 or (k.hint_align(t, (m, 0)) or 0) < m * t.esize:
+            return None
+        key = (v, *(c if isinstance(c, int) else id(c) for c in coords[:-1]), id(self.base))
+        run = self.runs.get(key)
+        if run is None:
+            run = k.read_run(v, [*coords[:-1], self.base], m)
+            self.runs[key] = run
+        return run[offset]
 
     def read(self, v: int, coords: Sequence[Int]) -> SSAValue:
         if v in self.override:
@@ -778,7 +905,9 @@ class _Reader:
             return hit
         k = self.k
         if v in k.plan.tiles:
-            x = k.read_tile(v, coords)
+            x = self._run_read(v, coords) or k.read_tile(
+                v, coords, k.hint_align(k.plan.tiles[v], self.hint)
+            )
         else:
             index = k.producer[v][0]
             results = k._results_of(index)  # pyright: ignore[reportPrivateUsage]
