@@ -1,0 +1,407 @@
+"""Generation of block graphs (the body of one graph-defined op), paper Algorithm 1 at the
+block level, in two steps.
+
+1. The *structure*: ops on whole tensors, as if the grid had one block and the loop one
+   iteration. Input iterators are made when an op first needs a device tensor; ops run in
+   the loop until it is closed, accumulators carrying values out of it; then ops run after
+   the loop; finishing stores every value nothing uses. Each candidate op is checked,
+   cheapest first: canonical order (`canonical.py`), op budget, shape rules, then the
+   pruner on the whole prefix (abstract expressions do not depend on how the grid and the
+   loop cut the tensors, up to sums that split into sums of tiles).
+2. The *parallelization* of a finished structure (`parallelize.py`): the imaps, forloop
+   dims and omaps under which it still computes the same, and their extents.
+
+Searching structures once, not once per imap, is what makes the search tractable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from mirage.dialects.shapes import REPLICATE, ShapeError
+from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
+from mirage.passes.pruning import Term
+from mirage.passes.superoptimize import canonical
+from mirage.passes.superoptimize.dims import DimMismatch, Dims, DimTypes
+from mirage.passes.superoptimize.infer import result_shape
+from mirage.passes.superoptimize.terms import block_op_term
+from mirage.passes.superoptimize.vocabulary import Vocabulary
+
+COMPUTE_DTYPE = "f32"
+"""Block-level values are computed and kept in f32; input tiles keep their tensor's dtype."""
+THREADS = (128, 1, 1)
+NO_MAP = (REPLICATE, REPLICATE, REPLICATE)
+
+
+@dataclass(frozen=True, slots=True)
+class BlockOp:
+    kind: str
+    operands: tuple[int, ...]
+    """Refs: -(i + 1) is input i, j >= 0 is op j."""
+    attrs: tuple[tuple[str, object], ...]
+    type: TensorType
+    dims: Dims
+    term: Term
+
+
+@dataclass(frozen=True, slots=True)
+class BlockState:
+    inputs: tuple[int, ...] = ()
+    """The kernel values read, one input iterator each, in the order first used."""
+    ops: tuple[BlockOp, ...] = ()
+    loop_end: int | None = None
+    """Index of the first post-loop op once the loop is closed."""
+    last_key: canonical.OpKey | None = None
+    last_op: int | None = None
+    op_uses: tuple[int, ...] = ()
+    signatures: frozenset[tuple[object, ...]] = frozenset()
+    unused: int = 0
+    """Values of the current segment that still need a use: in the loop, ops other than
+    accumulators; after it, accumulators and ops (each becomes an output if never used)."""
+    accumulators: int = 0
+
+    @property
+    def in_loop(self) -> bool:
+        return self.loop_end is None
+
+    @property
+    def size(self) -> int:
+        return len(self.inputs) + len(self.ops)
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGraph:
+    """A complete structure: one block, no loop, whole tensors (`op` evaluates to what
+    every parallelization of it computes)."""
+
+    operands: tuple[int, ...]
+    op: Op
+    dims: tuple[Dims, ...]
+    """The program dims of each output."""
+    terms: tuple[Term, ...]
+    """The abstract expression of each output."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Fresh:
+    value: int
+    type: TensorType
+
+
+Operand = int | _Fresh
+
+
+@dataclass
+class BlockStats:
+    generated: int = 0
+    pruned: int = 0
+    rejected: int = 0
+
+
+_DISTINCT_OPERANDS = frozenset({"add", "sub", "mul", "div", "max", "pow", "concat"})
+
+
+@dataclass
+class BlockGenerator:
+    """Generates the children of block states, for one kernel-level context."""
+
+    kernel_types: Sequence[TensorType]
+    kernel_dims: Sequence[Dims]
+    kernel_terms: Sequence[Term]
+    dim_types: DimTypes
+    vocabulary: Vocabulary
+    max_ops: int
+    keep: Callable[[Term], bool]
+    """The pruner, on the abstract expression of each new value."""
+    stats: BlockStats = field(default_factory=BlockStats)
+    final_shapes: tuple[tuple[int, ...], ...] | None = None
+    """When this graph op is the last kernel op the budget allows: the shapes of the
+    outputs it must give (every value nobody uses then must be merged into them)."""
+
+    # --- materializing -------------------------------------------------------------
+
+    def graph_op(self, state: BlockState, outputs: Sequence[int] = ()) -> Op:
+        """The structure as a graph-defined op of one block and one iteration (without
+        outputs while it grows)."""
+        values = sorted(state.inputs)
+        arg_of = {v: i for i, v in enumerate(values)}
+        number: dict[int, int] = {}
+        ops: list[Op] = []
+        n = len(values)
+        for v in values:
+            i = state.inputs.index(v)
+            ops.append(
+                make_op("input", [arg_of[v]], [self.kernel_types[v]], imap=NO_MAP, forloop_dim=-1)
+            )
+            number[-(i + 1)] = n
+            n += 1
+        for j, bop in enumerate(state.ops):
+            ops.append(Op(bop.kind, tuple(number[r] for r in bop.operands), (bop.type,), bop.attrs))
+            number[j] = n
+            n += 1
+        in_loop_ops = len(state.ops) if state.loop_end is None else state.loop_end
+        loop_end = len(values) + in_loop_ops
+        outs: list[int] = []
+        out_types: list[TensorType] = []
+        for ref in outputs:
+            ty = state.ops[ref].type
+            ops.append(make_op("output", [number[ref]], [ty], omap=NO_MAP))
+            outs.append(n)
+            out_types.append(ty)
+            n += 1
+        body = Graph(tuple(self.kernel_types[v] for v in values), tuple(ops), tuple(outs), loop_end)
+        return make_op(
+            "graph", values, out_types, body=body, grid=(1, 1, 1), block=THREADS, forloop_range=1
+        )
+
+    # --- children --------------------------------------------------------------------
+
+    def _operand_choices(self, state: BlockState, taken: Sequence[Operand]) -> Iterator[Operand]:
+        if state.in_loop:
+            for i in range(len(state.inputs)):
+                yield -(i + 1)
+            for j, op in enumerate(state.ops):
+                if not op.kind.startswith("accum_"):
+                    yield j
+            read = set(state.inputs) | {t.value for t in taken if isinstance(t, _Fresh)}
+            for v, ty in enumerate(self.kernel_types):
+                if v not in read:
+                    yield _Fresh(v, ty)
+        else:
+            assert state.loop_end is not None
+            for j in range(state.loop_end):
+                if state.ops[j].kind.startswith("accum_"):
+                    yield j
+            yield from range(state.loop_end, len(state.ops))
+
+    def _dims(self, state: BlockState, operand: Operand) -> Dims:
+        if isinstance(operand, _Fresh):
+            return self.kernel_dims[operand.value]
+        return (
+            self.kernel_dims[state.inputs[-operand - 1]] if operand < 0 else state.ops[operand].dims
+        )
+
+    def _term(self, state: BlockState, operand: Operand) -> Term:
+        if isinstance(operand, _Fresh):
+            return self.kernel_terms[operand.value]
+        return (
+            self.kernel_terms[state.inputs[-operand - 1]]
+            if operand < 0
+            else state.ops[operand].term
+        )
+
+    def _type(self, state: BlockState, operand: Operand) -> TensorType:
+        if isinstance(operand, _Fresh):
+            return operand.type
+        return (
+            self.kernel_types[state.inputs[-operand - 1]]
+            if operand < 0
+            else state.ops[operand].type
+        )
+
+    def children(self, state: BlockState) -> list[BlockState | FinishedGraph]:
+        out: list[BlockState | FinishedGraph] = []
+        vocab = self.vocabulary
+        unary: list[tuple[str, tuple[tuple[str, object], ...]]] = [(k, ()) for k in vocab.unary]
+        unary += [("mul_scalar", (("scalar", s),)) for s in vocab.scalars]
+        if vocab.rms_norm:
+            unary.append(("rms_norm", ()))
+        if state.in_loop:
+            unary += [(k, ()) for k in vocab.accumulators]
+        binary = (["matmul"] if vocab.matmul else []) + list(vocab.binary)
+        if vocab.concat:
+            binary.append("concat")
+        if state.size + 2 <= self.max_ops:  # an op and at least one output
+            firsts = list(self._operand_choices(state, ()))
+            for a in firsts:
+                a_shape = self._type(state, a).shape
+                fa = 1 if self._frees(state, a) else 0
+                na = 1 if isinstance(a, _Fresh) else 0
+                for kind, attrs in unary:
+                    if self._room(state, fa, kind.startswith("accum_"), na):
+                        self._try(state, kind, (a,), attrs, out)
+                if self._room(state, fa, False, na):
+                    for kind in vocab.reductions:
+                        for dim in range(len(a_shape)):
+                            self._try(state, kind, (a,), (("dim", dim), ("size", 1)), out)
+                if not binary:
+                    continue
+                seconds = self._operand_choices(state, (a,)) if isinstance(a, _Fresh) else firsts
+                for b in seconds:
+                    fb = 1 if b != a and self._frees(state, b) else 0
+                    nb = 1 if isinstance(b, _Fresh) else 0
+                    if not self._room(state, fa + fb, False, na + nb):
+                        continue
+                    b_shape = self._type(state, b).shape
+                    if len(b_shape) != len(a_shape):
+                        continue
+                    for kind in binary:
+                        if kind == "matmul":
+                            if len(a_shape) >= 2 and a_shape[-1] == b_shape[-2]:
+                                self._try(state, kind, (a, b), (), out)
+                        elif kind == "concat":
+                            for dim in range(len(a_shape)):
+                                self._try(state, kind, (a, b), (("dim", dim),), out)
+                        elif all(
+                            x == y or x == 1 or y == 1
+                            for x, y in zip(a_shape, b_shape, strict=True)
+                        ):
+                            self._try(state, kind, (a, b), (), out)
+        if state.in_loop:
+            closed = self._close(state)
+            if closed is not None:
+                out.append(closed)
+        else:
+            finished = self._finish(state)
+            if finished is not None:
+                out.append(finished)
+        return out
+
+    def _frees(self, state: BlockState, operand: Operand) -> bool:
+        """Using this operand gives a value that nobody uses yet its first use."""
+        return (
+            not isinstance(operand, _Fresh)
+            and operand >= 0
+            and state.op_uses[operand] == 0
+            and (not state.in_loop or not state.ops[operand].kind.startswith("accum_"))
+        )
+
+    def _room(self, state: BlockState, freed: int, accumulator: bool, new_inputs: int) -> bool:
+        """Whether the op budget has room for this op, its new inputs, and a lower bound
+        of the ops that must follow it."""
+        unused = state.unused - freed + (0 if accumulator and state.in_loop else 1)
+        if self.final_shapes is not None:
+            # Every value nobody uses must end in one of the outputs: a binary op merges
+            # two such values into one at best.
+            n_out = len(self.final_shapes)
+            if state.in_loop:
+                sinks = unused + state.accumulators + (1 if accumulator else 0)
+                needed = max(0, sinks - n_out) + (1 if unused else 0) + n_out
+            else:
+                needed = max(0, unused - n_out) + n_out
+        elif state.in_loop:
+            needed = (max(1, -(-unused // 2)) + 1) if unused else 1
+        else:
+            needed = unused
+        return state.size + new_inputs + 1 + needed <= self.max_ops
+
+    def _try(
+        self,
+        state: BlockState,
+        kind: str,
+        operands: tuple[Operand, ...],
+        attrs: tuple[tuple[str, object], ...],
+        out: list[BlockState | FinishedGraph],
+    ) -> None:
+        child = self._make(state, kind, operands, attrs)
+        if child is not None:
+            out.append(child)
+
+    def _make(
+        self,
+        state: BlockState,
+        kind: str,
+        operands: tuple[Operand, ...],
+        attrs: tuple[tuple[str, object], ...],
+    ) -> BlockState | None:
+        self.stats.generated += 1
+        accumulator = kind.startswith("accum_")
+        new_inputs = [o.value for o in operands if isinstance(o, _Fresh)]
+        existing = {o for o in operands if not isinstance(o, _Fresh)}
+        freed = sum(1 for r in existing if self._frees(state, r))
+        if not self._room(state, freed, accumulator, len(new_inputs)):
+            self.stats.rejected += 1
+            return None
+        inputs = state.inputs + tuple(new_inputs)
+        refs = tuple(-(inputs.index(o.value) + 1) if isinstance(o, _Fresh) else o for o in operands)
+        # Inputs rank by the kernel value they read, op results by position.
+        keys = tuple((0, inputs[-r - 1]) if r < 0 else (1, r) for r in refs)
+        if (
+            len(keys) == 2
+            and kind in _DISTINCT_OPERANDS
+            and (keys[0] == keys[1] or (kind in canonical.COMMUTATIVE and keys[0] > keys[1]))
+        ):
+            self.stats.rejected += 1
+            return None
+        signature = (kind, keys, attrs)
+        if signature in state.signatures:
+            self.stats.rejected += 1
+            return None
+        key = canonical.op_key(kind, keys, attrs)
+        uses_last = state.last_op is not None and state.last_op in existing
+        if not canonical.in_order(key, uses_last, state.last_key):
+            self.stats.rejected += 1
+            return None
+        shapes = [self._type(state, o).shape for o in operands]
+        try:
+            shape = result_shape(kind, dict(attrs), shapes)
+            dims = self.dim_types.infer(
+                kind, dict(attrs), [self._dims(state, o) for o in operands], shapes, shape
+            )
+        except (ShapeError, DimMismatch):
+            self.stats.rejected += 1
+            return None
+        op_uses = list(state.op_uses)
+        unused = state.unused
+        for r in set(refs):
+            if r < 0:
+                continue
+            if op_uses[r] == 0 and (
+                not state.in_loop or not state.ops[r].kind.startswith("accum_")
+            ):
+                unused -= 1
+            op_uses[r] += refs.count(r)
+        if not accumulator:
+            unused += 1
+        result = TensorType(shape, COMPUTE_DTYPE)
+        term = block_op_term(
+            Op(kind, tuple(range(len(operands))), (result,), attrs),
+            [self._type(state, o) for o in operands],
+            [self._term(state, o) for o in operands],
+            post=not state.in_loop,
+        )
+        if not self.keep(term):
+            self.stats.pruned += 1
+            return None
+        child = BlockState(
+            inputs=inputs,
+            ops=(*state.ops, BlockOp(kind, refs, attrs, result, dims, term)),
+            loop_end=state.loop_end,
+            last_key=key,
+            last_op=len(state.ops),
+            op_uses=(*op_uses, 0),
+            signatures=state.signatures | {signature},
+            unused=unused,
+            accumulators=state.accumulators + (1 if accumulator else 0),
+        )
+        return child
+
+    # --- closing the loop and finishing ------------------------------------------------
+
+    def _close(self, state: BlockState) -> BlockState | None:
+        if not state.accumulators or state.unused:
+            return None
+        return replace(
+            state, loop_end=len(state.ops), last_key=None, last_op=None, unused=state.accumulators
+        )
+
+    def _finish(self, state: BlockState) -> FinishedGraph | None:
+        assert state.loop_end is not None
+        sinks = [
+            j
+            for j, op in enumerate(state.ops)
+            if state.op_uses[j] == 0 and (j >= state.loop_end or op.kind.startswith("accum_"))
+        ]
+        if not sinks or state.size + len(sinks) > self.max_ops:
+            return None
+        if self.final_shapes is not None and self.final_shapes != tuple(
+            sorted(state.ops[j].type.shape for j in sinks)
+        ):
+            return None
+        return FinishedGraph(
+            tuple(sorted(state.inputs)),
+            self.graph_op(state, sinks),
+            tuple(state.ops[j].dims for j in sinks),
+            tuple(state.ops[j].term for j in sinks),
+        )

@@ -1,0 +1,175 @@
+"""An analytical cost model of μGraphs: the time of each kernel from the bytes it moves at
+each level (device memory, L2, shared memory), its flops (tensor cores for matmuls, CUDA
+cores for the rest), its launch, and how many blocks the GPU runs at once (occupancy)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS, Graph, Op, TensorType
+from mirage.passes.superoptimize.resources import peak_shared_memory, registers_per_thread
+from mirage.passes.superoptimize.target import Target
+
+ITERATION_SECONDS = 0.02e-6
+"""Per loop iteration of a block: a barrier and the issue of the next loads."""
+LIBRARY_EFFICIENCY = 0.85
+"""Fraction of peak bandwidth or flops that a pre-defined (library) kernel reaches."""
+_SATURATING_SM_FRACTION = 0.4
+"""Fraction of the SMs that, busy, saturate device-memory bandwidth."""
+
+
+@dataclass(frozen=True, slots=True)
+class KernelCost:
+    kind: str
+    seconds: float
+    dram_bytes: int
+    flops: int
+    blocks: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramCost:
+    seconds: float
+    kernels: tuple[KernelCost, ...]
+
+    @property
+    def micros(self) -> float:
+        return self.seconds * 1e6
+
+
+def _matmul_flops(a: TensorType, b: TensorType, padded: bool) -> int:
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    batch = math.prod(max(x, y) for x, y in zip(a.shape[:-2], b.shape[:-2], strict=True))
+    if padded:  # mma tiles are 16x8x16: small tiles waste the rest
+        m, n, k = -(-m // 16) * 16, -(-n // 8) * 8, -(-k // 16) * 16
+    return 2 * batch * m * n * k
+
+
+def _vector_flops(op: Op, operands: list[TensorType]) -> int:
+    """CUDA-core flops of a non-matmul op."""
+    kind = op.kind
+    out = op.results[0].numel if op.results else 0
+    if kind in ELEMENTWISE_KINDS:
+        return ELEMENTWISE_KINDS[kind].flops * out
+    if kind == "fuse":
+        assert op.body is not None
+        return out * sum(_per_element(o.kind) for o in op.body.ops)
+    if kind in ("reduce_sum", "reduce_max", "concat", "mul_scalar"):
+        return operands[0].numel if operands else out
+    if kind == "rms_norm":
+        return 4 * out + 8 * (out // max(1, op.results[0].shape[-1]))
+    if kind in ACCUMULATOR_KINDS:
+        return (3 if kind.endswith("_last") or kind == "accum_rescale" else 1) * operands[0].numel
+    return 0
+
+
+def _per_element(kind: str) -> int:
+    return ELEMENTWISE_KINDS[kind].flops if kind in ELEMENTWISE_KINDS else 1
+
+
+def predefined_cost(op: Op, operands: list[TensorType], target: Target) -> KernelCost:
+    """A pre-defined kernel op: one library kernel that reads its operands from device
+    memory and writes its result there."""
+    dram = sum(t.nbytes for t in operands) + sum(t.nbytes for t in op.results)
+    if op.kind == "matmul":
+        tensor = _matmul_flops(operands[0], operands[1], padded=True)
+        vector = 0
+    else:
+        tensor, vector = 0, _vector_flops(op, operands)
+    busy = max(
+        dram / target.dram_bandwidth,
+        tensor / target.tensor_flops,
+        vector / target.vector_flops,
+    )
+    seconds = target.launch_seconds + target.memory_latency_seconds + busy / LIBRARY_EFFICIENCY
+    return KernelCost(op.kind, seconds, dram, tensor + vector)
+
+
+def graph_op_cost(
+    op: Op,
+    operands: list[TensorType],
+    target: Target,
+    smem: int | None = None,
+    regs: int | None = None,
+) -> KernelCost:
+    """A graph-defined op: `grid` blocks, each running the block graph `forloop_range`
+    times in its loop and the rest once. (`smem` and `regs` when already known.)"""
+    body = op.body
+    assert body is not None
+    grid = op.ints_attr("grid")
+    block = op.ints_attr("block")
+    loops = op.int_attr("forloop_range")
+    blocks = grid[0] * grid[1] * grid[2]
+    threads = block[0] * block[1] * block[2]
+
+    if smem is None:
+        smem = peak_shared_memory(body)
+    if regs is None:
+        regs = registers_per_thread(body, threads)
+    per_sm = min(
+        target.max_blocks_per_sm,
+        target.max_threads_per_sm // threads,
+        target.registers_per_sm // max(1, regs * threads),
+        target.shared_memory_per_sm // smem if smem else target.max_blocks_per_sm,
+    )
+    per_sm = max(per_sm, 1)
+    resident = target.sms * per_sm
+    waves = -(-blocks // resident)
+    active_sms = min(blocks, target.sms)
+    # Blocks of a last, partial wave leave SMs idle: count whole waves.
+    wave_penalty = waves * min(blocks, resident) / blocks
+
+    tile_reads = 0
+    tensor = 0
+    vector = 0
+    smem_traffic = 0
+    for j, (bop, _) in enumerate(body.result_ids()):
+        times = loops if j < body.loop_end else 1
+        in_types = [body.type_of(v) for v in bop.operands]
+        if bop.kind == "input":
+            tile_reads += times * bop.results[0].nbytes
+            smem_traffic += times * bop.results[0].nbytes
+            continue
+        if bop.kind == "output":
+            continue
+        if bop.kind == "matmul":
+            tensor += times * _matmul_flops(in_types[0], in_types[1], padded=True)
+        else:
+            vector += times * _vector_flops(bop, in_types)
+        smem_traffic += times * (
+            sum(t.nbytes for t in in_types) + sum(t.nbytes for t in bop.results)
+        )
+    writes = sum(t.nbytes for t in op.results)
+    unique_reads = sum(t.nbytes for t in operands)
+    dram = unique_reads + writes
+
+    bandwidth = target.dram_bandwidth * min(
+        1.0, active_sms / (_SATURATING_SM_FRACTION * target.sms)
+    )
+    busy_share = active_sms / target.sms
+    busy = wave_penalty * max(
+        dram / bandwidth,
+        (blocks * tile_reads + writes) / target.l2_bandwidth,
+        blocks * tensor / (target.tensor_flops * busy_share),
+        blocks * vector / (target.vector_flops * busy_share),
+        blocks * smem_traffic / (target.shared_bandwidth_per_sm * active_sms),
+    )
+    latency = waves * (target.memory_latency_seconds + loops * ITERATION_SECONDS)
+    seconds = target.launch_seconds + busy + latency
+    return KernelCost("graph", seconds, dram, blocks * (tensor + vector), blocks)
+
+
+def op_cost(op: Op, operands: list[TensorType], target: Target) -> KernelCost:
+    if op.kind == "graph":
+        return graph_op_cost(op, operands, target)
+    return predefined_cost(op, operands, target)
+
+
+def program_cost(graph: Graph, target: Target) -> ProgramCost:
+    """The time of a kernel-level graph: its kernels run one after another."""
+    kernels = tuple(
+        op_cost(op, [graph.type_of(v) for v in op.operands], target) for op in graph.ops
+    )
+    return ProgramCost(sum(k.seconds for k in kernels), kernels)

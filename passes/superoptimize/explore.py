@@ -1,0 +1,154 @@
+"""Exploring subtrees of the search: the work of one unit, in whichever process runs it.
+
+A unit is a path of child indices from the root of the search tree; exploring it replays
+the path (deterministically: children are listed in a fixed order) and then walks the whole
+subtree depth first, keeping the cheapest finished candidates. The walk stops early at the
+deadline or when asked to, with what it found so far."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.superoptimize.cost import program_cost
+from mirage.passes.superoptimize.fusion import fuse_program
+from mirage.passes.superoptimize.interfaces import PruneCheck
+from mirage.passes.superoptimize.kernelgen import KernelNode, Move, SearchLimits, SearchSpace
+
+Path = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every unit of one search shares: picklable, built once per process."""
+
+    program: Graph
+    limits: SearchLimits
+    keep: int
+    make_pruner: Callable[[Graph], PruneCheck]
+
+
+@dataclass(frozen=True)
+class Found:
+    seconds: float
+    text: str
+    """A canonical text of the graph: ties on cost are broken by it, duplicates found by
+    it."""
+    graph: Graph
+
+
+@dataclass
+class UnitResult:
+    path: Path
+    found: list[Found]
+    stats: dict[str, int]
+    complete: bool
+
+
+class Stopped(Exception):
+    """The deadline passed or a stop was asked for."""
+
+
+@dataclass
+class Explorer:
+    """Explores units of one job; keeps the nodes on the way to them between units."""
+
+    job: Job
+    should_stop: Callable[[], bool] = lambda: False
+    on_progress: Callable[[dict[str, int]], None] | None = None
+    space: SearchSpace = field(init=False)
+    _expanded: dict[Path, tuple[KernelNode, list[Move]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.space = SearchSpace(
+            self.job.program, self.job.limits, self.job.make_pruner(self.job.program)
+        )
+
+    def expand(self, path: Path) -> tuple[KernelNode, list[Move]] | None:
+        """The node at `path` and its moves (None where a step on the way fails)."""
+        if path in self._expanded:
+            return self._expanded[path]
+        if not path:
+            node: KernelNode | None = self.space.root()
+        else:
+            parent = self.expand(path[:-1])
+            if parent is None:
+                return None
+            pnode, moves = parent
+            node = self.space.step(pnode, moves[path[-1]])
+        if node is None:
+            return None
+        entry = (node, self.space.children(node))
+        self._expanded[path] = entry
+        return entry
+
+    def run(self, path: Path, deadline: float) -> UnitResult:
+        found: dict[str, Found] = {}
+        before = self.space.stats.as_dict()
+        complete = True
+        steps = 0
+
+        def record(node: KernelNode) -> None:
+            graph = self.space.candidate(node)
+            fused = fuse_program(graph)
+            seconds = program_cost(fused, self.job.limits.target).seconds
+            text = repr(fused)
+            if text not in found:
+                found[text] = Found(seconds, text, fused)
+                if len(found) > 4 * self.job.keep:
+                    for t in sorted(found, key=lambda t: (found[t].seconds, t))[self.job.keep :]:
+                        del found[t]
+
+        def walk(node: KernelNode, moves: list[Move] | None) -> None:
+            nonlocal steps
+            steps += 1
+            if steps % 64 == 0:
+                if time.time() > deadline or self.should_stop():
+                    raise Stopped
+                if self.on_progress is not None:
+                    self.on_progress(self._delta(before))
+            if node.complete:
+                record(node)
+                return
+            for move in moves if moves is not None else self.space.children(node):
+                child = self.space.step(node, move)
+                if child is not None:
+                    walk(child, None)
+
+        try:
+            entry = self.expand(path)
+            if entry is not None:
+                walk(entry[0], entry[1])
+        except (Stopped, KeyboardInterrupt):
+            complete = False
+        best = sorted(found.values(), key=lambda f: (f.seconds, f.text))[: self.job.keep]
+        return UnitResult(path, best, self._delta(before), complete)
+
+    def _delta(self, before: dict[str, int]) -> dict[str, int]:
+        now = self.space.stats.as_dict()
+        return {k: now[k] - before.get(k, 0) for k in now}
+
+
+def split(explorer: Explorer, min_units: int, max_depth: int = 4) -> list[Path]:
+    """Paths of independent subtrees that together cover the tree: the root is cut
+    breadth first until there are at least `min_units` of them (or the tree is that
+    small). A node whose step fails has no subtree and is dropped."""
+    done: list[Path] = []
+    frontier: deque[Path] = deque([()])
+    while frontier and len(frontier) + len(done) < min_units:
+        path = frontier.popleft()
+        if len(path) >= max_depth:
+            done.append(path)
+            continue
+        entry = explorer.expand(path)
+        if entry is None:
+            continue
+        node, moves = entry
+        if node.complete or not moves:
+            done.append(path)
+            continue
+        frontier.extend((*path, i) for i in range(len(moves)))
+    return sorted(done + list(frontier))

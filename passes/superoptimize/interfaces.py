@@ -1,0 +1,39 @@
+"""The roles the search relies on, as small protocols: pruning of prefixes, equivalence
+verification of finished candidates, and measuring candidates on a GPU."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.pruning import Term
+
+
+class PruneCheck(Protocol):
+    """Keeps a new value only if its abstract expression (`mirage.passes.pruning.terms`)
+    can still be part of a μGraph equivalent to the program (`Pruner.keep_term`). The
+    search asks once per value, as the value is made."""
+
+    def keep_term(self, term: Term) -> bool: ...
+
+
+class EquivalenceCheck(Protocol):
+    """Decides whether a finished candidate computes what the program computes."""
+
+    def verify(self, candidate: Graph) -> bool: ...
+
+
+class Profiler(Protocol):
+    """Measures candidates on a GPU: seconds per call of each."""
+
+    def measure(self, candidates: Sequence[Graph]) -> list[float]: ...
+
+
+class PruneAll:
+    """A `PruneCheck` that keeps every value: the search without pruning (for tests of
+    the generator on its own)."""
+
+    def keep_term(self, term: Term) -> bool:
+        del term
+        return True

@@ -1,0 +1,435 @@
+"""The search tree: kernel-level generation (paper Algorithm 1), with the block-level
+generator nested in it for graph-defined ops.
+
+A node is a kernel-level prefix (ops, their fingerprints, which program outputs they
+already give) and, while a graph-defined op is being built, its block state. Children are
+moves, listed in a fixed order so that a path of child indices names a subtree (the unit
+of parallel work); `step` applies one move and evaluates the fingerprints it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+from mirage.dialects.shapes import ShapeError
+from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
+from mirage.passes.pruning import AbstractExprs, Term
+from mirage.passes.superoptimize import canonical
+from mirage.passes.superoptimize.blockgen import (
+    COMPUTE_DTYPE,
+    BlockGenerator,
+    BlockState,
+    BlockStats,
+    FinishedGraph,
+)
+from mirage.passes.superoptimize.dims import DimMismatch, Dims, DimTypes
+from mirage.passes.superoptimize.fingerprint import (
+    Array,
+    Evaluator,
+    same,
+    same_signature,
+    sample_inputs,
+    signature,
+    usable,
+)
+from mirage.passes.superoptimize.infer import result_shape
+from mirage.passes.superoptimize.interfaces import PruneCheck
+from mirage.passes.superoptimize.parallelize import parallelizations
+from mirage.passes.superoptimize.target import Target
+from mirage.passes.superoptimize.terms import op_terms
+from mirage.passes.superoptimize.vocabulary import Vocabulary, vocabulary_of
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLimits:
+    max_kernel_ops: int
+    max_block_ops: int
+    target: Target
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartGraph:
+    """Begin a graph-defined op."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddOp:
+    """Append a kernel-level op (pre-defined, or a finished graph-defined one)."""
+
+    op: Op
+    key: canonical.OpKey
+    dims: tuple[Dims, ...]
+    """The program dims of its results."""
+    terms: tuple[Term, ...]
+    """The abstract expressions of its results."""
+    same_as: Op | None = None
+    """An op that computes the same and is cheaper to evaluate (a graph op's structure on
+    whole tensors)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GrowBlock:
+    state: BlockState
+
+
+Move = StartGraph | AddOp | GrowBlock
+
+
+@dataclass
+class KernelNode:
+    ops: tuple[Op, ...]
+    types: tuple[TensorType, ...]
+    values: tuple[Array, ...]
+    keys: tuple[Hashable, ...]
+    """Names of the values for memoized evaluation."""
+    sigs: tuple[Array, ...]
+    dims: tuple[Dims, ...]
+    terms: tuple[Term, ...]
+    matched: tuple[int, ...]
+    last_key: canonical.OpKey | None = None
+    block: BlockState | None = None
+    block_gen: BlockGenerator | None = None
+
+    @property
+    def complete(self) -> bool:
+        return all(m >= 0 for m in self.matched)
+
+
+@dataclass
+class SearchStats:
+    explored: int = 0
+    pruned: int = 0
+    rejected: int = 0
+    finished_graphs: int = 0
+    candidates: int = 0
+    block: BlockStats = field(default_factory=BlockStats)
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "explored": self.explored,
+            "pruned": self.pruned + self.block.pruned,
+            "rejected": self.rejected + self.block.rejected,
+            "generated": self.block.generated,
+            "finished_graphs": self.finished_graphs,
+            "candidates": self.candidates,
+        }
+
+
+class SearchSpace:
+    """Children and steps of the search tree of one program."""
+
+    def __init__(
+        self,
+        program: Graph,
+        limits: SearchLimits,
+        pruner: PruneCheck,
+        vocabulary: Vocabulary | None = None,
+    ) -> None:
+        self.program = program
+        self.limits = limits
+        self.pruner = pruner
+        self.vocabulary = vocabulary or vocabulary_of(program)
+        self.inputs, self.outputs = sample_inputs(program, limits.seed)
+        self.output_sigs = [signature(o) for o in self.outputs]
+        self.evaluator = Evaluator()
+        self.dim_types = DimTypes(program)
+        self.stats = SearchStats()
+
+    # --- the root ----------------------------------------------------------------------
+
+    def root(self) -> KernelNode:
+        values = tuple(self.inputs)
+        keys = tuple(("arg", i) for i in range(len(values)))
+        sigs = tuple(signature(v) for v in values)
+        matched = tuple(
+            self._match(values, sigs, range(len(values)), (-1,) * len(self.program.outputs))
+        )
+        dims = tuple(self.dim_types.args)
+        terms = AbstractExprs.of(self.program).terms[: len(values)]
+        return KernelNode((), self.program.args, values, keys, sigs, dims, terms, matched)
+
+    def _match(
+        self,
+        values: Sequence[Array],
+        sigs: Sequence[Array],
+        new: Sequence[int],
+        matched: tuple[int, ...],
+    ) -> list[int]:
+        out = list(matched)
+        for i, target in enumerate(self.outputs):
+            if out[i] >= 0:
+                continue
+            for v in new:
+                if (
+                    values[v].shape == target.shape
+                    and same_signature(sigs[v], self.output_sigs[i])
+                    and same(values[v], target)
+                ):
+                    out[i] = v
+                    break
+        return out
+
+    # --- children ------------------------------------------------------------------------
+
+    def prefix(self, ops: Sequence[Op]) -> Graph:
+        return Graph(self.program.args, tuple(ops), ())
+
+    def children(self, node: KernelNode) -> list[Move]:
+        if node.complete:
+            return []
+        if node.block is None:
+            if len(node.ops) >= self.limits.max_kernel_ops:
+                return []
+            return [StartGraph(), *self._predefined(node)]
+        gen = node.block_gen
+        assert gen is not None
+        moves: list[Move] = []
+        for child in gen.children(node.block):
+            if isinstance(child, BlockState):
+                moves.append(GrowBlock(child))
+            else:
+                moves.extend(self._finished(node, child))
+        return moves
+
+    def _kernel_key(self, node: KernelNode, op: Op) -> canonical.OpKey | None:
+        """The op's canonical key, or None if it breaks the canonical order."""
+        keys = tuple((v,) for v in op.operands)
+        attrs = repr((op.attrs, op.body)) if op.body is not None else op.attrs
+        key = canonical.op_key(op.kind, keys, (attrs,))
+        last = len(self.program.args) + sum(len(o.results) for o in node.ops[:-1])
+        uses_last = bool(node.ops) and any(v >= last for v in op.operands)
+        return key if canonical.in_order(key, uses_last, node.last_key) else None
+
+    def _predefined(self, node: KernelNode) -> list[Move]:
+        vocab = self.vocabulary
+        n = len(node.types)
+        specs: list[tuple[str, tuple[int, ...], dict[str, object]]] = []
+        for v in range(n):
+            for k in vocab.unary:
+                specs.append((k, (v,), {}))
+            for s in vocab.scalars:
+                specs.append(("mul_scalar", (v,), {"scalar": s}))
+            if vocab.rms_norm:
+                specs.append(("rms_norm", (v,), {}))
+            for k in vocab.reductions:
+                for dim, extent in enumerate(node.types[v].shape):
+                    for size in vocab.reduce_sizes:
+                        if size < extent and extent % size == 0:
+                            specs.append((k, (v,), {"dim": dim, "size": size}))
+            for w in range(n):
+                if vocab.matmul:
+                    specs.append(("matmul", (v, w), {}))
+                for k in vocab.binary:
+                    if v == w or (k in canonical.COMMUTATIVE and v > w):
+                        continue
+                    specs.append((k, (v, w), {}))
+                if vocab.concat and v != w:
+                    for dim in range(len(node.types[v].shape)):
+                        specs.append(("concat", (v, w), {"dim": dim}))
+        existing = {(o.kind, o.operands, o.attrs) for o in node.ops}
+        moves: list[Move] = []
+        for kind, operands, attrs in specs:
+            shapes = [node.types[v].shape for v in operands]
+            try:
+                shape = result_shape(kind, attrs, shapes)
+                dims = self.dim_types.infer(
+                    kind, attrs, [node.dims[v] for v in operands], shapes, shape
+                )
+            except (ShapeError, DimMismatch):
+                self.stats.rejected += 1
+                continue
+            op = make_op(kind, operands, [TensorType(shape, COMPUTE_DTYPE)], **attrs)
+            if (op.kind, op.operands, op.attrs) in existing or not self._fits_last(node, op):
+                self.stats.rejected += 1
+                continue
+            key = self._kernel_key(node, op)
+            if key is None:
+                self.stats.rejected += 1
+                continue
+            terms = op_terms(
+                op, [node.types[v] for v in operands], [node.terms[v] for v in operands]
+            )
+            if not all(self.pruner.keep_term(t) for t in terms):
+                self.stats.pruned += 1
+                continue
+            moves.append(AddOp(op, key, (dims,), terms))
+        return moves
+
+    def _unmatched_shapes(self, node: KernelNode) -> list[tuple[int, ...]]:
+        return sorted(
+            t.shape for t, m in zip(self.program.output_types, node.matched, strict=True) if m < 0
+        )
+
+    def _fits_last(self, node: KernelNode, op: Op) -> bool:
+        """The last op the budget allows must give every output still missing."""
+        if len(node.ops) + 1 < self.limits.max_kernel_ops:
+            return True
+        return sorted(t.shape for t in op.results) == self._unmatched_shapes(node)
+
+    def _finished(self, node: KernelNode, finished: FinishedGraph) -> list[Move]:
+        self.stats.finished_graphs += 1
+        if not self._fits_last(node, finished.op):
+            self.stats.rejected += 1
+            return []
+        operand_types = [node.types[v] for v in finished.operands]
+        moves: list[Move] = []
+        for par in parallelizations(finished.op, operand_types, self.limits.target):
+            if par.partial and not self._fits_last(node, par.op):
+                continue
+            key = self._kernel_key(node, par.op)
+            if key is None:
+                self.stats.rejected += 1
+                continue
+            if par.partial:
+                dims = tuple(tuple(None for _ in t.shape) for t in par.op.results)
+                terms = op_terms(par.op, operand_types, [node.terms[v] for v in finished.operands])
+                if not all(self.pruner.keep_term(t) for t in terms):
+                    self.stats.pruned += 1
+                    continue
+                moves.append(AddOp(par.op, key, dims, terms))
+            else:
+                moves.append(AddOp(par.op, key, finished.dims, finished.terms, finished.op))
+        if not moves:
+            self.stats.rejected += 1
+        return moves
+
+    # --- steps ---------------------------------------------------------------------------
+
+    def step(self, node: KernelNode, move: Move) -> KernelNode | None:
+        self.stats.explored += 1
+        if isinstance(move, StartGraph):
+            gen = BlockGenerator(
+                node.types,
+                node.dims,
+                node.terms,
+                self.dim_types,
+                self.vocabulary,
+                self.limits.max_block_ops,
+                self.pruner.keep_term,
+                self.stats.block,
+                final_shapes=tuple(self._unmatched_shapes(node))
+                if len(node.ops) + 1 == self.limits.max_kernel_ops
+                else None,
+            )
+            return KernelNode(
+                node.ops,
+                node.types,
+                node.values,
+                node.keys,
+                node.sigs,
+                node.dims,
+                node.terms,
+                node.matched,
+                node.last_key,
+                BlockState(),
+                gen,
+            )
+        if isinstance(move, GrowBlock):
+            return KernelNode(
+                node.ops,
+                node.types,
+                node.values,
+                node.keys,
+                node.sigs,
+                node.dims,
+                node.terms,
+                node.matched,
+                node.last_key,
+                move.state,
+                node.block_gen,
+            )
+        op = move.op
+        types = [node.types[v] for v in op.operands]
+        values = [node.values[v] for v in op.operands]
+        keys = [node.keys[v] for v in op.operands]
+        if move.same_as is not None:
+            results, names = self.evaluator.structure(move.same_as, types, values, keys)
+        else:
+            results, names = self.evaluator.kernel_op(op, types, values, keys)
+        new_sigs = tuple(signature(r) for r in results)
+        for r, sig in zip(results, new_sigs, strict=True):
+            if not usable(r) or any(
+                v.shape == r.shape and same_signature(sig, s) and same(r, v)
+                for v, s in zip(node.values, node.sigs, strict=True)
+            ):
+                self.stats.rejected += 1
+                return None
+        all_values = node.values + tuple(results)
+        all_sigs = node.sigs + new_sigs
+        first = len(node.values)
+        matched = self._match(all_values, all_sigs, range(first, len(all_values)), node.matched)
+        node2 = KernelNode(
+            (*node.ops, op),
+            node.types + op.results,
+            all_values,
+            node.keys + names,
+            all_sigs,
+            node.dims + move.dims,
+            node.terms + move.terms,
+            tuple(matched),
+            move.key,
+        )
+        if node2.complete:
+            self.stats.candidates += 1
+        return node2
+
+    # --- candidates ----------------------------------------------------------------------
+
+    def candidate(self, node: KernelNode) -> Graph:
+        """The finished μGraph of a complete node: dead ops removed, outputs in the
+        program's dtypes."""
+        graph = Graph(self.program.args, node.ops, node.matched)
+        return with_output_types(strip_dead(graph), self.program.output_types)
+
+
+def strip_dead(graph: Graph) -> Graph:
+    n_args = len(graph.args)
+    live: set[int] = set(graph.outputs)
+    producers = list(graph.result_ids())
+    keep: list[bool] = [False] * len(graph.ops)
+    for j in range(len(graph.ops) - 1, -1, -1):
+        op, results = producers[j]
+        if any(r in live for r in results):
+            keep[j] = True
+            live.update(op.operands)
+    renumber: dict[int, int] = {i: i for i in range(n_args)}
+    ops: list[Op] = []
+    n = n_args
+    for j, (op, results) in enumerate(producers):
+        if not keep[j]:
+            continue
+        ops.append(
+            Op(op.kind, tuple(renumber[v] for v in op.operands), op.results, op.attrs, op.body)
+        )
+        for r in results:
+            renumber[r] = n
+            n += 1
+    return Graph(graph.args, tuple(ops), tuple(renumber[v] for v in graph.outputs))
+
+
+def with_output_types(graph: Graph, types: Sequence[TensorType]) -> Graph:
+    """Results that are outputs take the dtype of the program's output."""
+    want: dict[int, str] = {}
+    for v, t in zip(graph.outputs, types, strict=True):
+        want.setdefault(v, t.dtype)
+    ops: list[Op] = []
+    for op, results in graph.result_ids():
+        if not any(r in want for r in results):
+            ops.append(op)
+            continue
+        new_results = tuple(
+            TensorType(t.shape, want.get(r, t.dtype))
+            for t, r in zip(op.results, results, strict=True)
+        )
+        body = op.body
+        if op.kind == "graph" and body is not None:
+            body_ops = list(body.ops)
+            for out_value, t in zip(body.outputs, new_results, strict=True):
+                j = out_value - len(body.args)
+                saver = body_ops[j]
+                body_ops[j] = Op(saver.kind, saver.operands, (t,), saver.attrs)
+            body = Graph(body.args, tuple(body_ops), body.outputs, body.loop_end)
+        ops.append(Op(op.kind, op.operands, new_results, op.attrs, body))
+    return Graph(graph.args, tuple(ops), graph.outputs)

@@ -1,0 +1,338 @@
+"""Parallelizations of a block-graph structure: how the grid and the loop cut its tensors.
+
+A structure (`blockgen.py`) computes on whole tensors. A parallelization gives each input
+iterator an imap and a forloop dim and each output saver an omap, under which every op
+still computes a piece of what it computes on whole tensors (`layout.py` tracks the
+pieces); then extents: grid extents and a loop range that divide the dims they cut. Grid
+dims are used in order (x, then y); output savers follow from the layouts, except where a
+grid dim leaves partial results (split-K), which the omap lays side by side.
+
+A parallelization without partial outputs computes what the structure computes; one with
+partial outputs computes a new tensor (the partials), different for each extent of the
+partial grid dims.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from mirage.dialects import shapes
+from mirage.dialects.shapes import ShapeError
+from mirage.dialects.ugraph.graph import Graph, Op, TensorType
+from mirage.passes.superoptimize.cost import graph_op_cost
+from mirage.passes.superoptimize.infer import result_shape
+from mirage.passes.superoptimize.layout import (
+    LOOP,
+    Layout,
+    Meaningless,
+    accumulate,
+    compute_layout,
+    input_layout,
+    omap_choices,
+)
+from mirage.passes.superoptimize.probes import SMALL_DIM, divisors, grid_probes
+from mirage.passes.superoptimize.resources import check_fit
+from mirage.passes.superoptimize.target import Target
+
+MAX_GRID_DIMS = 2
+"""Grid dims a block graph may use: (x) or (x, y), as the reference system's grids."""
+BLOCK_SIZES = ((128, 1, 1), (256, 1, 1))
+MAX_BLOCKS = 16384
+MIN_TILE = 16
+MAX_TILE = 512
+"""Long dims are cut into tiles of MIN_TILE to MAX_TILE elements."""
+MAX_PARTIAL_VARIANTS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """Maps without extents: per input op (in body order) its imap and forloop dim, per
+    output op its omap."""
+
+    imaps: tuple[tuple[int, int, int], ...]
+    fdims: tuple[int, ...]
+    omaps: tuple[tuple[int, int, int], ...]
+    grid_used: tuple[bool, bool, bool]
+    loop_used: bool
+    partial_grid: frozenset[int]
+
+
+def patterns(body: Graph) -> list[Pattern]:
+    """Every parallelization pattern of a finished structure."""
+    n_args = len(body.args)
+    input_ops = [j for j, op in enumerate(body.ops) if op.kind == "input"]
+    output_ops = [j for j, op in enumerate(body.ops) if op.kind == "output"]
+    compute = [j for j, op in enumerate(body.ops) if op.kind not in ("input", "output")]
+    value_of = {j: n_args + j for j in range(len(body.ops))}
+    found: list[Pattern] = []
+
+    def rec(
+        step: int,
+        layouts: dict[int, Layout],
+        chosen: dict[int, tuple[tuple[int, int, int], int]],
+        grid_used: tuple[bool, bool, bool],
+        loop_used: bool,
+        no_loop: bool,
+    ) -> None:
+        if step == len(compute):
+            _finish(layouts, chosen, grid_used, loop_used)
+            return
+        j = compute[step]
+        op = body.ops[j]
+        pending = [v - n_args for v in op.operands if v not in layouts]
+        if pending:
+            i = pending[0]
+            rank = len(body.ops[i].results[0].shape)
+            for imap, used in _imaps(rank, grid_used):
+                for fdim in [-1, *([] if no_loop else range(rank))]:
+                    if fdim >= 0 and body.ops[i].results[0].shape[fdim] < 2:
+                        continue
+                    lay = input_layout(rank, imap, fdim)
+                    rec(
+                        step,
+                        {**layouts, value_of[i]: lay},
+                        {**chosen, i: (imap, fdim)},
+                        used,
+                        loop_used or fdim >= 0,
+                        no_loop,
+                    )
+            return
+        operands = [(layouts[v], body.type_of(v).shape) for v in op.operands]
+        try:
+            if op.kind.startswith("accum_"):
+                acc = accumulate(op.kind, operands[0][0])
+                lay = acc.layout
+                if acc.loop_invariant_input and op.kind in ("accum_sum", "accum_sum_last"):
+                    if loop_used:
+                        return
+                    no_loop = True
+            else:
+                lay = compute_layout(op.kind, dict(op.attrs), operands)
+        except Meaningless:
+            return
+        rec(step + 1, {**layouts, value_of[j]: lay}, chosen, grid_used, loop_used, no_loop)
+
+    def _finish(
+        layouts: dict[int, Layout],
+        chosen: dict[int, tuple[tuple[int, int, int], int]],
+        grid_used: tuple[bool, bool, bool],
+        loop_used: bool,
+    ) -> None:
+        if any(i not in chosen for i in input_ops):
+            return  # an input nothing uses
+        grid = tuple(2 if u else 1 for u in grid_used)
+        try:
+            choices = [omap_choices(layouts[body.ops[j].operands[0]], grid) for j in output_ops]
+        except Meaningless:
+            return
+        for omaps in itertools.product(*choices):
+            partial: set[int] = set()
+            for j in output_ops:
+                partial |= {p for p, _ in layouts[body.ops[j].operands[0]].partial}
+            found.append(
+                Pattern(
+                    tuple(chosen[i][0] for i in input_ops),
+                    tuple(chosen[i][1] for i in input_ops),
+                    tuple(omaps),
+                    grid_used,
+                    loop_used,
+                    frozenset(partial),
+                )
+            )
+
+    rec(0, {}, {}, (False, False, False), False, False)
+    return found
+
+
+def _imaps(
+    rank: int, used: tuple[bool, bool, bool]
+) -> Iterator[tuple[tuple[int, int, int], tuple[bool, bool, bool]]]:
+    """Imaps of an input of this rank: grid dims in use may cut a dim; a grid dim not in
+    use may start cutting one if the one before it is in use."""
+
+    def rec(
+        g: int, imap: tuple[int, ...], used: tuple[bool, bool, bool], dims: frozenset[int]
+    ) -> Iterator[tuple[tuple[int, int, int], tuple[bool, bool, bool]]]:
+        if g == 3:
+            yield (imap[0], imap[1], imap[2]), used
+            return
+        yield from rec(g + 1, (*imap, -1), used, dims)
+        if used[g] or (g < MAX_GRID_DIMS and (g == 0 or used[g - 1])):
+            now = list(used)
+            now[g] = True
+            for d in range(rank):
+                if d not in dims:
+                    yield from rec(g + 1, (*imap, d), (now[0], now[1], now[2]), dims | {d})
+
+    yield from rec(0, (), used, frozenset())
+
+
+# --- extents ---------------------------------------------------------------------------------
+
+
+def instantiate(
+    op: Op,
+    pattern: Pattern,
+    operand_types: Sequence[TensorType],
+    grid: tuple[int, int, int],
+    loops: int,
+    block: tuple[int, int, int],
+) -> Op | None:
+    """The graph op of a structure under a pattern and extents, or None where the extents
+    do not divide the dims they cut."""
+    body = op.body
+    assert body is not None
+    types: list[TensorType] = list(operand_types)
+    ops: list[Op] = []
+    k_in = k_out = 0
+    try:
+        for bop in body.ops:
+            in_types = [types[v] for v in bop.operands]
+            attrs = bop.attrs
+            if bop.kind == "input":
+                imap, fdim = pattern.imaps[k_in], pattern.fdims[k_in]
+                k_in += 1
+                shape = shapes.tile_shape(in_types[0].shape, imap, fdim, grid, loops)
+                attrs = (("forloop_dim", fdim), ("imap", imap))
+            elif bop.kind == "output":
+                omap = pattern.omaps[k_out]
+                k_out += 1
+                shape = shapes.saved_shape(in_types[0].shape, omap, grid)
+                attrs = (("omap", omap),)
+            else:
+                shape = result_shape(bop.kind, dict(bop.attrs), [t.shape for t in in_types])
+            new = Op(bop.kind, bop.operands, (TensorType(shape, bop.results[0].dtype),), attrs)
+            ops.append(new)
+            types.append(new.results[0])
+    except ShapeError:
+        return None
+    new_body = Graph(tuple(operand_types), tuple(ops), body.outputs, body.loop_end)
+    attrs = dict(op.attrs)
+    attrs.update(grid=grid, block=block, forloop_range=loops)
+    return Op("graph", op.operands, new_body.output_types, tuple(sorted(attrs.items())), new_body)
+
+
+def _cut_extents(body: Graph, pattern: Pattern, partitioner: int) -> list[int]:
+    out: list[int] = []
+    k = 0
+    for bop in body.ops:
+        if bop.kind != "input":
+            continue
+        full = body.type_of(bop.operands[0]).shape
+        d = pattern.fdims[k] if partitioner == LOOP else pattern.imaps[k][partitioner]
+        k += 1
+        if d >= 0:
+            out.append(full[d])
+    return out
+
+
+def _options(dims: list[int], partial: bool) -> list[int]:
+    if partial:
+        common = math.gcd(*dims)
+        return [e for e in grid_probes(common) if e >= 2]
+    common = math.gcd(*dims)
+    return [
+        d
+        for d in divisors(common)
+        if d >= 2
+        and d <= MAX_BLOCKS
+        and all(n <= SMALL_DIM or MIN_TILE <= n // d <= MAX_TILE for n in dims)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Parallelized:
+    op: Op
+    seconds: float
+    partial: bool
+
+
+def _better(a: Parallelized, b: Parallelized) -> bool:
+    return a.seconds < b.seconds or (a.seconds == b.seconds and repr(a.op) < repr(b.op))
+
+
+def _priced(
+    op: Op,
+    pattern: Pattern,
+    operand_types: Sequence[TensorType],
+    grid: tuple[int, int, int],
+    loops: int,
+    block: tuple[int, int, int],
+    target: Target,
+) -> Parallelized | None:
+    new = instantiate(op, pattern, operand_types, grid, loops, block)
+    if new is None:
+        return None
+    fit = check_fit(new, target)
+    if not fit.ok:
+        return None
+    cost = graph_op_cost(new, list(operand_types), target, fit.shared_memory, fit.registers)
+    return Parallelized(new, cost.seconds, bool(pattern.partial_grid))
+
+
+def _pattern_of(op: Op, partial: bool) -> Pattern:
+    """The pattern of an instantiated graph op (its maps)."""
+    body = op.body
+    assert body is not None
+    inputs = [b for b in body.ops if b.kind == "input"]
+    outputs = [b for b in body.ops if b.kind == "output"]
+    grid = op.ints_attr("grid")
+    imaps = tuple(_map3(b.ints_attr("imap")) for b in inputs)
+    return Pattern(
+        imaps,
+        tuple(b.int_attr("forloop_dim") for b in inputs),
+        tuple(_map3(b.ints_attr("omap")) for b in outputs),
+        (grid[0] > 1, grid[1] > 1, grid[2] > 1),
+        op.int_attr("forloop_range") > 1,
+        frozenset({0, 1, 2}) if partial else frozenset(),
+    )
+
+
+def _map3(m: tuple[int, ...]) -> tuple[int, int, int]:
+    return (m[0], m[1], m[2])
+
+
+def parallelizations(
+    op: Op, operand_types: Sequence[TensorType], target: Target
+) -> list[Parallelized]:
+    """The cheapest parallelization that computes what the structure computes, and, for
+    patterns with partial outputs, the cheapest few per output shape; cheapest first."""
+    body = op.body
+    assert body is not None
+    best: dict[tuple[object, ...], Parallelized] = {}
+    for pattern in patterns(body):
+        options: list[list[int]] = []
+        for p in range(4):
+            used = pattern.loop_used if p == LOOP else pattern.grid_used[p]
+            if not used:
+                options.append([1])
+                continue
+            options.append(_options(_cut_extents(body, pattern, p), p in pattern.partial_grid))
+        partial = bool(pattern.partial_grid)
+        for gx, gy, gz, loops in itertools.product(*options):
+            if gx * gy * gz > MAX_BLOCKS:
+                continue
+            found = _priced(op, pattern, operand_types, (gx, gy, gz), loops, BLOCK_SIZES[0], target)
+            if found is None:
+                continue
+            group = (found.op.results, pattern.omaps) if partial else ()
+            old = best.get(group)
+            if old is None or _better(found, old):
+                best[group] = Parallelized(found.op, found.seconds, partial)
+    # Other block sizes, for the extents chosen.
+    for group, par in list(best.items()):
+        grid = par.op.ints_attr("grid")
+        loops = par.op.int_attr("forloop_range")
+        pattern = _pattern_of(par.op, par.partial)
+        for block in BLOCK_SIZES[1:]:
+            found = _priced(
+                op, pattern, operand_types, (grid[0], grid[1], grid[2]), loops, block, target
+            )
+            if found is not None and _better(found, best[group]):
+                best[group] = Parallelized(found.op, found.seconds, par.partial)
+    complete = [p for p in best.values() if not p.partial]
+    partials = sorted((p for p in best.values() if p.partial), key=lambda p: p.seconds)
+    return complete + partials[:MAX_PARTIAL_VARIANTS]

@@ -1,0 +1,76 @@
+"""The op kinds and constants the search may use, derived from the input program.
+
+The pruner would reject an op whose abstract expression is no part of the program's (an
+exp where the program has none); leaving such kinds out of the generator saves asking.
+The kinds that an op of the program decomposes into are kept (rms_norm: square, sum,
+sqrt, div; the accumulators that compute it across a loop).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mirage.dialects.opkinds import BINARY_KINDS, UNARY_KINDS
+from mirage.dialects.ugraph.graph import Graph
+
+_UNARY = frozenset(k.name for k in UNARY_KINDS)
+_BINARY = frozenset(k.name for k in BINARY_KINDS)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    unary: tuple[str, ...]
+    binary: tuple[str, ...]
+    matmul: bool
+    reductions: tuple[str, ...]
+    rms_norm: bool
+    concat: bool
+    scalars: tuple[float, ...]
+    accumulators: tuple[str, ...]
+    reduce_sizes: tuple[int, ...]
+    """Sizes a kernel-level reduction may reduce to (1 and the extents of the program's
+    tensors); block-level reductions reduce to 1."""
+
+
+def vocabulary_of(program: Graph) -> Vocabulary:
+    kinds: set[str] = set()
+    scalars: set[float] = set()
+    sizes: set[int] = {1}
+
+    def visit(graph: Graph) -> None:
+        for op in graph.ops:
+            kinds.add(op.kind)
+            if op.kind == "mul_scalar":
+                scalars.add(op.float_attr("scalar"))
+            for t in op.results:
+                sizes.update(t.shape)
+            if op.body is not None:
+                visit(op.body)
+
+    visit(program)
+    for t in program.args:
+        sizes.update(t.shape)
+    if "rms_norm" in kinds:
+        kinds |= {"square", "sqrt", "div", "reduce_sum"}
+    if "reduce_sum" in kinds and "div" in kinds:
+        kinds.add("mul_scalar")  # a mean
+    accumulators = ["accum_sum"]
+    if "reduce_max" in kinds or "max" in kinds:
+        accumulators.append("accum_max")
+    if kinds & {"reduce_sum", "rms_norm"}:
+        accumulators.append("accum_sum_last")
+    if "rms_norm" in kinds or {"reduce_sum", "mul_scalar"} <= kinds:
+        accumulators.append("accum_mean_last")
+    if "rms_norm" in kinds or {"reduce_sum", "sqrt"} <= kinds:
+        accumulators.append("accum_rms_last")
+    return Vocabulary(
+        unary=tuple(k.name for k in UNARY_KINDS if k.name in kinds),
+        binary=tuple(k.name for k in BINARY_KINDS if k.name in kinds),
+        matmul="matmul" in kinds,
+        reductions=tuple(k for k in ("reduce_sum", "reduce_max") if k in kinds),
+        rms_norm="rms_norm" in kinds,
+        concat="concat" in kinds,
+        scalars=tuple(sorted(scalars)),
+        accumulators=tuple(accumulators),
+        reduce_sizes=tuple(sorted(sizes)),
+    )
