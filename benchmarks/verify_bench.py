@@ -43,7 +43,7 @@ def main() -> None:
     program, ugraph = load(args.fixture)
     start = time.perf_counter()
     verifier = Verifier(program)
-    verifier.fingerprint.float_reference()
+    verifier.fingerprint.float_samples()
     fingerprint = time.perf_counter() - start
     exact_only = Verifier(program, VerifierOptions(stability=None))
 

@@ -23,11 +23,11 @@ from mirage.passes.equivalence.field import P, Q, random_omega
 from mirage.passes.equivalence.incremental import ResultCache, run_incremental
 from mirage.passes.equivalence.soundness import ErrorBound, ProgramFacts, analyze, error_bound
 from mirage.passes.equivalence.stability import (
-    Drift,
+    Comparison,
     FloatSample,
     StabilityOptions,
+    compare,
     draws,
-    drift,
     stability_inputs,
 )
 
@@ -163,7 +163,7 @@ class ReferenceFingerprint:
         self.tests: list[FieldTest] = []
         self.discarded = 0
         self._attempt = 0
-        self._float: tuple[list[FloatSample], Drift] | None = None
+        self._float: list[FloatSample] | None = None
         own = error_bound(self.facts, self.facts).tests_for(self.options.error_bound)
         for i in range(min(own or 1, self.options.max_tests)):
             self.test(i)
@@ -192,24 +192,21 @@ class ReferenceFingerprint:
             self.tests.append(FieldTest(seed, domain, inputs, outputs))
         return self.tests[index]
 
-    def float_reference(self) -> tuple[list[FloatSample], Drift]:
-        """The float samples (inputs, the reference's float64 outputs) and the reference's
-        own float32 drift on them."""
+    def float_samples(self) -> list[FloatSample]:
+        """Random float inputs and the reference's float32 and float64 results on them."""
         if self._float is None:
             opts = self.options.stability or StabilityOptions()
             f64 = ContractingDomain(FloatDomain(np.float64))
             f32 = ContractingDomain(FloatDomain(np.float32))
             samples: list[FloatSample] = []
-            worst = Drift(0.0)
             for k in range(draws(self.graph, opts)):
                 inputs = stability_inputs(self.graph, opts, k)
                 in32 = [x.astype(np.float32) for x in inputs]
                 with np.errstate(all="ignore"):  # overflow is what this check looks for
                     want = run_incremental(self.graph, inputs, f64, None, "f64", f64.force)
-                    got = run_incremental(self.graph, in32, f32, self.cache, ("f32", k), f32.force)
-                samples.append(FloatSample(k, in32, want))
-                worst = worst.worst(drift(got, want))
-            self._float = (samples, worst)
+                    own = run_incremental(self.graph, in32, f32, self.cache, ("f32", k), f32.force)
+                samples.append(FloatSample(k, in32, want, own))
+            self._float = samples
         return self._float
 
 
@@ -229,13 +226,12 @@ class Verifier:
     def verify(self, candidate: Graph) -> Verdict:
         fp = self.fingerprint
         facts = analyze(candidate)
-        bound = error_bound(fp.facts, facts) if _same_outputs(fp.graph, candidate) else None
         unsound = tuple(sorted(set(fp.facts.unsound_ops) | set(facts.unsound_ops)))
         mismatch = _signature_mismatch(fp.graph, candidate)
-        if mismatch or bound is None:
-            return Verdict(
-                False, not unsound, unsound, 0, 1.0, ErrorBound(0, 0, 1.0), reason=mismatch
-            )
+        if mismatch:
+            no_bound = ErrorBound(0, 0, 1.0)
+            return Verdict(False, not unsound, unsound, 0, 1.0, no_bound, reason=mismatch)
+        bound = error_bound(fp.facts, facts)
         wanted = bound.tests_for(self.options.error_bound) or self.options.max_tests
         if unsound:
             wanted = max(wanted, self.options.unsound_tests)
@@ -245,9 +241,22 @@ class Verifier:
             achieved = bound.after(tests) if equivalent else 1.0
             return Verdict(equivalent, not unsound, unsound, tests, achieved, bound, **more)
 
-        passed = 0
-        inconclusive = 0
-        index = 0
+        passed, failure = self._field_tests(candidate, wanted)
+        if failure is not None:
+            return verdict(False, passed, **failure)
+        if self.options.stability is None:
+            return verdict(True, passed)
+        found = self._float_check(candidate)
+        drifts = {"float32_drift": found.drift, "reference_float32_drift": found.reference_drift}
+        unstable = found.rejection(self.options.stability.bound)
+        if unstable is not None:
+            return verdict(False, passed, reason=f"numerically unstable: {unstable}", **drifts)
+        return verdict(True, passed, **drifts)
+
+    def _field_tests(self, candidate: Graph, wanted: int) -> tuple[int, dict[str, Any] | None]:
+        """(tests passed, None) after `wanted` passed tests, or the reason of a failure."""
+        fp = self.fingerprint
+        passed = inconclusive = index = 0
         while passed < wanted:
             test = fp.test(index)
             index += 1
@@ -255,56 +264,32 @@ class Verifier:
                 candidate, test.inputs, test.domain, fp.cache, ("ff", test.seed), test.domain.force
             )
             if any(o.poisoned for o in outputs):
+                # A zero denominator: this test says nothing about the candidate.
                 inconclusive += 1
                 if inconclusive >= MAX_DISCARDED:
-                    return verdict(
-                        False,
-                        passed,
-                        reason=f"the candidate meets a zero denominator in {inconclusive} "
-                        "random tests where the reference does not",
+                    reason = (
+                        f"the candidate meets a zero denominator in {inconclusive} random "
+                        "tests where the reference does not"
                     )
+                    return passed, {"reason": reason}
                 continue
             found = _first_difference(test, outputs)
             if found is not None:
-                return verdict(False, passed + 1, counterexample=found)
+                return passed + 1, {"counterexample": found}
             passed += 1
-        if self.options.stability is None:
-            return verdict(True, passed)
-        samples, reference_drift = fp.float_reference()
-        candidate_drift = Drift(0.0)
-        for sample in samples:
+        return passed, None
+
+    def _float_check(self, candidate: Graph) -> Comparison:
+        fp = self.fingerprint
+        found = Comparison(0.0, 0.0)
+        for sample in fp.float_samples():
+            namespace = ("f32", sample.draw)
             with np.errstate(all="ignore"):
                 got = run_incremental(
-                    candidate,
-                    sample.inputs,
-                    self._f32,
-                    fp.cache,
-                    ("f32", sample.draw),
-                    self._f32.force,
+                    candidate, sample.inputs, self._f32, fp.cache, namespace, self._f32.force
                 )
-            candidate_drift = candidate_drift.worst(drift(got, sample.reference))
-        limit = self.options.stability.bound
-        drifts = {
-            "float32_drift": candidate_drift.value,
-            "reference_float32_drift": reference_drift.value,
-        }
-        if candidate_drift.value > limit >= reference_drift.value:
-            if candidate_drift.not_finite_at is not None:
-                what = (
-                    f"its float32 result is {candidate_drift}, where the reference's float64 "
-                    "result is finite"
-                )
-            else:
-                what = (
-                    f"its float32 result drifts {candidate_drift} from float64 (relative), "
-                    f"beyond the bound {limit:.1e}; the reference's drifts {reference_drift}"
-                )
-            return verdict(False, passed, reason=f"numerically unstable: {what}", **drifts)
-        return verdict(True, passed, **drifts)
-
-
-def _same_outputs(reference: Graph, candidate: Graph) -> bool:
-    return len(reference.outputs) == len(candidate.outputs)
+            found = found.worst(compare(sample, got))
+        return found
 
 
 def _signature_mismatch(reference: Graph, candidate: Graph) -> str:

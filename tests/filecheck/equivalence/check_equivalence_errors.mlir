@@ -10,7 +10,7 @@
 // OMAP-NOT:  builtin.module
 // SWAP:      error: check-equivalence: @swapped is not equivalent to @program: output 0 differs at index [{{[0-9]+}}, {{[0-9]+}}] in the random test with seed {{[0-9]+}}
 // SWAP-NOT:  Traceback
-// UNSTABLE:  error: check-equivalence: @unstable is not equivalent to @program: numerically unstable: its float32 result is not finite at output 0, index [{{[0-9]+}}, {{[0-9]+}}], where the reference's float64 result is finite
+// UNSTABLE:  error: check-equivalence: @unstable is not equivalent to @program: numerically unstable: its float32 result is not finite at output 0, index [{{[0-9]+}}, {{[0-9]+}}], where the reference's float32 and float64 results are finite
 // EXACT:     func.func @unstable
 // MISSING:   error: check-equivalence: no function @missing in the module
 
