@@ -56,40 +56,39 @@ def _variants(gen: Any) -> dict[str, tuple[str, Any]]:
     """Tilings of the benchmark μGraphs to time against each other: name -> (label, graph)."""
     out: dict[str, tuple[str, Any]] = {}
     for b, rows in (("b1", 2), ("b8", 16)):
-        for nt, kt, th in ((64, 64, 128), (64, 128, 256), (48, 128, 256)):
+        for nt, kt, th in ((64, 64, 128), (64, 32, 128), (32, 64, 64), (64, 64, 64)):
             out[f"var_rmsnorm_linear_{b}_n{nt}_k{kt}_t{th}"] = (
                 f"rmsnorm_linear {b}",
                 gen.rmsnorm_linear(rows, 4096, 6144, nt=nt, kt=kt, threads=th),
             )
-        for nt, ks, th in ((128, 2, 256), (128, 4, 256), (64, 2, 128), (64, 4, 256)):
-            out[f"var_rmsnorm_linear_{b}_splitk_n{nt}_s{ks}_t{th}"] = (
-                f"rmsnorm_linear {b}",
-                gen.rmsnorm_linear_splitk(rows, 4096, 6144, nt=nt, ksplit=ks, threads=th),
-            )
-    for nt, kt, th in ((32, 128, 256), (64, 64, 256)):
+    out["var_rmsnorm_linear_b8_splitk_n128_s2_t256"] = (
+        "rmsnorm_linear b8",
+        gen.rmsnorm_linear_splitk(16, 4096, 6144, nt=128, ksplit=2, threads=256),
+    )
+    for nt, kt, th in ((64, 64, 128), (32, 64, 64)):
         out[f"var_gated_mlp_n{nt}_k{kt}_t{th}"] = (
             "gated_mlp",
             gen.gated_mlp(8, 4096, 4096, nt=nt, kt=kt, threads=th),
         )
-    for nt, ks, th in ((64, 2, 128), (64, 4, 256), (128, 4, 256), (64, 2, 256)):
-        out[f"var_gated_mlp_splitk_n{nt}_s{ks}_t{th}"] = (
-            "gated_mlp",
-            gen.gated_mlp_splitk(8, 4096, 4096, nt=nt, ksplit=ks, threads=th),
+    out["var_gated_mlp_splitk_n64_s2_t256"] = (
+        "gated_mlp",
+        gen.gated_mlp_splitk(8, 4096, 4096, nt=64, ksplit=2, threads=256),
+    )
+    for mp, sp, th, part in (
+        (2, 8, 256, "f32"),
+        (2, 8, 256, "bf16"),
+        (2, 4, 256, "bf16"),
+        (1, 8, 512, "bf16"),
+    ):
+        out[f"var_gqa_b8_m{mp}_s{sp}_t{th}_{part}"] = (
+            "gqa b8",
+            gen.gqa(16, 256, 64, 4096, mparts=mp, splits=sp, threads=th, partial=part),
         )
-    for b, heads in (("b1", 2), ("b8", 16)):
-        for mp, sp, kt, th in (
-            (4, 8, 64, 128),
-            (2, 32, 64, 256),
-            (2, 16, 64, 256),
-            (2, 8, 64, 256),
-            (4, 16, 64, 128),
-        ):
-            if heads * mp * sp > 1024:
-                continue
-            out[f"var_gqa_{b}_m{mp}_s{sp}_k{kt}_t{th}"] = (
-                f"gqa {b}",
-                gen.gqa(heads, 256, 64, 4096, mparts=mp, splits=sp, kt=kt, threads=th),
-            )
+    for mp, sp, th, part in ((4, 16, 128, "bf16"), (2, 16, 256, "bf16")):
+        out[f"var_gqa_b1_m{mp}_s{sp}_t{th}_{part}"] = (
+            "gqa b1",
+            gen.gqa(2, 256, 64, 4096, mparts=mp, splits=sp, threads=th, partial=part),
+        )
     return out
 
 
@@ -152,6 +151,7 @@ def _cases() -> list[tuple[str, Any, float, str]]:
 
 
 def _label(name: str) -> str | None:
+    name = name.removesuffix("_longptr")
     if name in BENCH_LABELS:
         return BENCH_LABELS[name]
     if name.startswith("var_"):
@@ -163,7 +163,7 @@ def _label(name: str) -> str | None:
     return None
 
 
-def build(directory: Path, arch: str, only: str | None) -> None:
+def build(directory: Path, arch: str, only: str | None, suffix: str = "") -> None:
     from mirage.dialects.ugraph.to_ir import func_from_graph
     from mirage.lowering.ptx.compile import compile_function
 
@@ -172,6 +172,7 @@ def build(directory: Path, arch: str, only: str | None) -> None:
         if only and only not in name:
             continue
         program = compile_function(func_from_graph("f", graph), arch)
+        name += suffix
         (directory / f"{name}.json").write_text(program.to_json())
         with open(directory / f"{name}.pkl", "wb") as f:
             pickle.dump({"graph": graph, "scale": scale, "sign": sign}, f)
@@ -309,9 +310,10 @@ def main() -> int:
     ap.add_argument("--time", action="store_true")
     ap.add_argument("--sass", action="store_true")
     ap.add_argument("--json", type=Path, default=None, help="write the full report here")
+    ap.add_argument("--suffix", default="", help="appended to the names of built cases")
     args = ap.parse_args()
     if args.build:
-        build(args.directory, args.arch, args.only)
+        build(args.directory, args.arch, args.only, args.suffix)
         return 0
     return check(args.directory, args.time, args.sass, args.only, args.json)
 

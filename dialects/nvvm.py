@@ -321,6 +321,20 @@ class CvtF32x2ToBf16x2Op(IRDLOperation):
         super().__init__(operands=[lo, hi], result_types=[i32])
 
 
+@irdl_op_definition
+class CvtF32x2ToF16x2Op(IRDLOperation):
+    """cvt.rn.f16x2.f32: two floats rounded to f16 and packed, `lo` in the low half."""
+
+    name = "nvvm.cvt.rn.f16x2.f32"
+    lo = operand_def(Float32Type)
+    hi = operand_def(Float32Type)
+    res = result_def(I32)
+    assembly_format = "$lo `,` $hi attr-dict `:` type($res)"
+
+    def __init__(self, lo: SSAValue | Operation, hi: SSAValue | Operation):
+        super().__init__(operands=[lo, hi], result_types=[i32])
+
+
 class ApproxUnaryOp(IRDLOperation, ABC):
     """A PTX approximate f32 function (a few ulp; special values as PTX defines them)."""
 
@@ -360,6 +374,7 @@ NVVM = Dialect(
         CpAsyncWaitGroupOp,
         CvtF32ToBf16Op,
         CvtF32x2ToBf16x2Op,
+        CvtF32x2ToF16x2Op,
         Ex2ApproxOp,
         Lg2ApproxOp,
         RsqrtApproxOp,

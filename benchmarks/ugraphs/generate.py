@@ -4,7 +4,9 @@ shapes: `python benchmarks/ugraphs/generate.py` rewrites them).
 
 - rmsnorm_linear: one kernel; blocks own `nt` columns of W; the loop walks K; the
   normalization is deferred past the matmul (accumulate X W and mean(X^2), divide once).
-- gated_mlp: one kernel; both products accumulate side by side; silu(a) * b after the loop.
+  The split-K form cuts K over grid y too and adds a small kernel that sums the splits.
+- gated_mlp: one kernel; both products accumulate side by side; silu(a) * b after the loop
+  (or split-K, as above).
 - lora: one kernel; X W + (X A) B with the low-rank product recomputed by every block.
 - gqa: split-KV, two kernels: each (head, row block, split) block accumulates exp(Q K_s) V_s
   and the row sums of exp(Q K_s); the second kernel sums the splits and divides.
@@ -158,6 +160,7 @@ def gqa(
     rows2: int = 4,
     dtype: str = "f16",
     threads: int = 128,
+    partial: str = "f32",
 ) -> Graph:
     q = TensorType((heads, n, d), dtype)
     kk = TensorType((heads, d, kv), dtype)
@@ -170,8 +173,8 @@ def gqa(
     o = g.accum("accum_sum", g.matmul(e, vt))
     z = g.accum("accum_sum_last", e)
     g.end_loop()
-    num = g.output(o, (0, 1, 2), "f32")
-    den = g.output(z, (0, 1, 2), "f32")
+    num = g.output(o, (0, 1, 2), partial)
+    den = g.output(z, (0, 1, 2), partial)
     k1 = g.op((0, 1, 2), [num, den], threads)
     numt, dent = k1.results
     g2 = Block([numt, dent], (heads, n // rows2, 1), 1)
@@ -256,12 +259,13 @@ def gated_mlp_splitk(
 
 
 BENCHMARKS: dict[str, Graph] = {
-    "rmsnorm_linear_b1": rmsnorm_linear(2, 4096, 6144),
-    "rmsnorm_linear_b8": rmsnorm_linear(16, 4096, 6144),
-    "gated_mlp": gated_mlp(8, 4096, 4096),
+    # the tilings that measured fastest on one NVIDIA H200 (benchmarks/RESULTS.md)
+    "rmsnorm_linear_b1": rmsnorm_linear(2, 4096, 6144, nt=64, kt=64),
+    "rmsnorm_linear_b8": rmsnorm_linear_splitk(16, 4096, 6144, nt=128, ksplit=2, threads=256),
+    "gated_mlp": gated_mlp_splitk(8, 4096, 4096, nt=64, ksplit=2, threads=256),
     "lora": lora(16, 256, 4096, 16, nt=64),
     "gqa_b1": gqa(2, 256, 64, 4096, mparts=4, splits=16),
-    "gqa_b8": gqa(16, 256, 64, 4096, mparts=4, splits=4),
+    "gqa_b8": gqa(16, 256, 64, 4096, mparts=2, splits=8, threads=256),
 }
 
 

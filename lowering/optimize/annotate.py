@@ -49,7 +49,10 @@ def annotate(graph: Operation, plan: Plan) -> None:
         if mm is not None:
             how = "mma.sync.m16n8k16" if mm.tensor_core else "fma"
             parts = "x".join(map(str, mm.parts))
-            op.attributes["mirage.mma"] = StringAttr(f"{how} warps {parts} {mm.mode}")
+            mode = mm.mode
+            if mm.chain_next >= 0:
+                mode = "chain"  # the result stays in registers as the next matmul's A
+            op.attributes["mirage.mma"] = StringAttr(f"{how} warps {parts} {mode}")
 
 
 @dataclass(frozen=True)

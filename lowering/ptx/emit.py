@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from typing import Any
 
@@ -48,6 +49,9 @@ def _target_machine(arch: str) -> Any:
 
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
+    # 32-bit shared-memory pointers, as CUDA uses: no 64-bit address arithmetic for tiles
+    if os.environ.get("MIRAGE_NVPTX_SHORT_PTR", "1") != "0":
+        llvm.set_option("", "--nvptx-short-ptr")
     target = llvm.Target.from_triple("nvptx64-nvidia-cuda")
     return target.create_target_machine(cpu=arch, features=PTX_FEATURES, opt=3)
 

@@ -119,6 +119,7 @@ RULES: dict[type[Operation], Rule] = {
     # No LLVM intrinsic rounds f32 to bf16 bits; PTX does it in one instruction.
     nvvm.CvtF32ToBf16Op: _asm("cvt.rn.bf16.f32 $0, $1;", "=h,f"),
     nvvm.CvtF32x2ToBf16x2Op: _asm("cvt.rn.bf16x2.f32 $0, $2, $1;", "=r,f,f"),
+    nvvm.CvtF32x2ToF16x2Op: _asm("cvt.rn.f16x2.f32 $0, $2, $1;", "=r,f,f"),
     nvvm.Ex2ApproxOp: _plain("llvm.nvvm.ex2.approx.f", f32),
     nvvm.Lg2ApproxOp: _plain("llvm.nvvm.lg2.approx.f", f32),
     nvvm.RsqrtApproxOp: _plain("llvm.nvvm.rsqrt.approx.f", f32),

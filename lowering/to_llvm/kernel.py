@@ -237,10 +237,16 @@ class KernelEmitter:
         total: list[SSAValue] = []
         for plane in range(t.planes):
             ptr = self.smem_ptr(b.add(self.tile_base(v, plane), self.element_offset(t, coords)))
-            word = b.load(IntegerType(bits * m), ptr, m * t.esize)
+            # 32-bit words from one base: LLVM fuses them into one ld.shared.v{2,4}
+            per_word = max(1, 4 // t.esize)
+            words = [
+                b.load(i32, b.gep(ptr, 4 * w), m * t.esize if w == 0 else 4)
+                for w in range(max(1, m // per_word))
+            ]
             values: list[SSAValue] = []
             for e in range(m):
-                piece = b.v(b.lshr(word, e * bits), IntegerType(bits))
+                word = words[e // per_word]
+                piece = b.v(b.lshr(word, (e % per_word) * bits), IntegerType(bits))
                 if t.dtype != "bf16":
                     piece = b.bitcast(piece, storage_type(t.dtype))
                 values.append(b.to_f32(piece, t.dtype))
@@ -1098,11 +1104,8 @@ class _MmaEmitter:
     def _pack(self, lo: SSAValue, hi: SSAValue, dtype: str) -> SSAValue:
         """Two f32 values rounded to f16/bf16 and packed (lo in the low half) in an i32."""
         b = self.b
-        if dtype == "bf16":
-            return b._r(nvvm.CvtF32x2ToBf16x2Op(lo, hi))  # pyright: ignore[reportPrivateUsage]
-        halves = [b.bitcast(b.from_f32(x, "f16"), i16) for x in (lo, hi)]
-        wide = [b.v(h) for h in halves]  # zero-extended to i32
-        return b.v(b.or_(wide[0], b.shl(wide[1], 16)))
+        op = nvvm.CvtF32x2ToBf16x2Op if dtype == "bf16" else nvvm.CvtF32x2ToF16x2Op
+        return b._r(op(lo, hi))  # pyright: ignore[reportPrivateUsage]
 
     def chain(self) -> None:
         """S = A B on tensor cores, its epilogue e = f(S) in registers, then O += e V with
@@ -1145,7 +1148,6 @@ class _MmaEmitter:
                                 rd = k.reader({m1.result: s_val})
                                 results = k._results_of(e_index)  # pyright: ignore[reportPrivateUsage]
                                 x = rd.apply(e_index, [*batch, row, col])[results.index(e_value)]
-                                x = b.to_f32(b.from_f32(x, e_dtype), e_dtype)
                                 vals.append(x)
                                 if m1.m % 16 == 0:
                                     partial[h] = b.fadd(partial[h], x)
