@@ -255,7 +255,7 @@ def _op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]]) -> Term:
         return bad
     kind = op.kind
     if kind in ELEMENTWISE_EXPRS:
-        return _pointwise(ELEMENTWISE_EXPRS[kind], operands)
+        return _map(ELEMENTWISE_EXPRS[kind], operands)
     if kind == "mul_scalar":
         return operands[0]
     if kind == "matmul":
@@ -384,10 +384,6 @@ def _map(fn: ExprFn, operands: Sequence[Term]) -> Term:
         pieces.append((end - start, piece))
         start = end
     return _cat(dim, pieces)
-
-
-def _pointwise(fn: ExprFn, operands: Sequence[Term]) -> Term:
-    return _map(fn, operands)
 
 
 def _add_all(terms: Sequence[Term]) -> Term:

@@ -8,12 +8,12 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from mirage.dialects.ugraph.graph import Graph
+from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.pruning.cache import AnswerCache
 from mirage.passes.pruning.canonical import Canonical, canonical
-from mirage.passes.pruning.exprs import AbstractExprs
+from mirage.passes.pruning.exprs import AbstractExprs, ExprBuilder
 from mirage.passes.pruning.subexpr import Answer, SubexprChecker, Via
-from mirage.passes.pruning.terms import Term
+from mirage.passes.pruning.terms import Term, Var
 
 
 @dataclass
@@ -37,6 +37,16 @@ class PrunerStats:
     """How the decided queries were settled: identity, support, solver or search."""
 
 
+@dataclass
+class _Level:
+    """A graph being built op by op: its expressions, its ops, and whether the ops up to
+    each one have only values that fit."""
+
+    builder: ExprBuilder
+    ops: list[Op] = field(default_factory=list[Op])
+    ok: list[bool] = field(default_factory=list[bool])
+
+
 class Pruner:
     """Keeps a prefix only if every value's abstract expression is a subexpression of one
     of the target's output expressions (under A_eq and A_sub)."""
@@ -57,6 +67,9 @@ class Pruner:
         self.stats = PrunerStats()
         self._by_term: dict[Term, bool] = {}
         self._decided_now: set[str] = set()
+        self._args: tuple[TensorType, ...] | None = None
+        self._kernel = _Level(ExprBuilder([], []))
+        self._block: tuple[tuple[object, ...], _Level] | None = None
 
     def keep_term(self, term: Term) -> bool:
         """Is `term` a subexpression of the target? (Unknown answers keep.)"""
@@ -104,11 +117,67 @@ class Pruner:
                 yield path, term
 
     def keep(self, prefix: Graph) -> bool:
-        """Does every value of `prefix` (at every level) fit the target?"""
+        """Does every value of `prefix` (at every level) fit the target?
+
+        Incremental: the ops that `prefix` shares with the prefix asked about before
+        (the same leading kernel ops, and the same leading ops of a graph-defined op still
+        being built, as a depth-first search makes them) are not evaluated again. A
+        graph-defined op is still being built when it has no results yet or its body no
+        outputs."""
         self.stats.prefixes += 1
-        for _ in self.failures(prefix):
+        if prefix.args != self._args:
+            self._args = prefix.args
+            names = [Var(f"arg{i}") for i in range(len(prefix.args))]
+            self._kernel = _Level(ExprBuilder(names, prefix.args))
+            self._block = None
+        ops = prefix.ops
+        last = ops[-1] if ops else None
+        building = (
+            last is not None
+            and last.kind == "graph"
+            and last.body is not None
+            and (not last.results or not last.body.outputs)
+        )
+        ok = self._sync(self._kernel, ops[:-1] if building else ops)
+        if ok and building:
+            assert last is not None and last.body is not None
+            operands = tuple(self._kernel.builder.terms[i] for i in last.operands)
+            key = (operands, last.ints_attr("grid"), last.int_attr("forloop_range"), last.body.args)
+            if self._block is None or self._block[0] != key:
+                builder = ExprBuilder(
+                    operands,
+                    last.body.args,
+                    grid=key[1],
+                    forloop_range=key[2],
+                )
+                self._block = (key, _Level(builder))
+            ok = self._sync(self._block[1], last.body.ops)
+        if not ok:
             self.stats.prefixes_pruned += 1
-            return False
-        return True
+        return ok
 
     __call__ = keep
+
+    def _sync(self, level: _Level, ops: tuple[Op, ...]) -> bool:
+        """Bring `level` to `ops` (popping what differs); do all their values fit?"""
+        common = 0
+        for mine, theirs in zip(level.ops, ops, strict=False):
+            if mine is not theirs and mine != theirs:
+                break
+            common += 1
+        while len(level.ops) > common:
+            level.builder.pop()
+            level.ops.pop()
+            level.ok.pop()
+        for op in ops[common:]:
+            if level.ok and not level.ok[-1]:
+                return False
+            index = len(level.ops)
+            outs = level.builder.push(op)
+            body = level.builder.bodies.get(index)
+            passed = all(self.keep_term(t) for t in outs) and (
+                body is None or all(self.keep_term(t) for _, t in body.results())
+            )
+            level.ops.append(op)
+            level.ok.append(passed)
+        return level.ok[-1] if level.ok else True
