@@ -1,6 +1,7 @@
 """Run built programs once each, for a profiler to watch (ncu):
 
-    ncu --clock-control none --section SpeedOfLight ... python3 benchmarks/profile_lowered.py A.json ...
+    ncu --clock-control none --section SpeedOfLight ... \
+        python3 benchmarks/profile_lowered.py A.json ...
 
 Inputs are random (uniform in +-[0.25, 1], x0.5 for attention), never zeros.
 """
