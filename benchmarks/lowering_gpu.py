@@ -152,7 +152,7 @@ def _cases() -> list[tuple[str, Any, float, str]]:
 
 
 def _label(name: str) -> str | None:
-    name = name.removesuffix("_longptr")
+    name = name.removesuffix("_longptr").removesuffix("_cpasync")
     if name in BENCH_LABELS:
         return BENCH_LABELS[name]
     if name.startswith("var_"):

@@ -291,6 +291,97 @@ class CpAsyncWaitGroupOp(IRDLOperation):
         super().__init__(properties={"n": IntegerAttr(n, i64)})
 
 
+# --- sm_90: bulk copies completed on an mbarrier -----------------------------------------
+
+
+class _NoResultOp(IRDLOperation, ABC):
+    def __init__(self, operands: Sequence[SSAValue | Operation] = ()):
+        super().__init__(operands=list(operands))
+
+
+@irdl_op_definition
+class MBarrierInitOp(_NoResultOp):
+    """mbarrier.init.shared::cta.b64 [addr], count: a barrier object in shared memory
+    (`addr` is the 32-bit shared-window address) expecting `count` arrivals per phase."""
+
+    name = "nvvm.mbarrier.init.shared"
+    addr = operand_def(I32)
+    count = operand_def(I32)
+    assembly_format = "$addr `,` $count attr-dict"
+
+    def __init__(self, addr: SSAValue | Operation, count: SSAValue | Operation):
+        super().__init__([addr, count])
+
+
+@irdl_op_definition
+class MBarrierArriveExpectTxOp(_NoResultOp):
+    """mbarrier.arrive.expect_tx.shared::cta.b64: one arrival that also announces `bytes`
+    still to come from asynchronous copies."""
+
+    name = "nvvm.mbarrier.arrive.expect_tx.shared"
+    addr = operand_def(I32)
+    bytes_ = operand_def(I32)
+    assembly_format = "$addr `,` $bytes_ attr-dict"
+
+    def __init__(self, addr: SSAValue | Operation, nbytes: SSAValue | Operation):
+        super().__init__([addr, nbytes])
+
+
+@irdl_op_definition
+class MBarrierTryWaitParityOp(IRDLOperation):
+    """mbarrier.try_wait.parity.shared::cta.b64: 1 once the phase of parity `parity` has
+    completed (waits a while in hardware first), else 0."""
+
+    name = "nvvm.mbarrier.try_wait.parity.shared"
+    addr = operand_def(I32)
+    parity = operand_def(I32)
+    res = result_def(I32)
+    assembly_format = "$addr `,` $parity attr-dict `:` type($res)"
+
+    def __init__(self, addr: SSAValue | Operation, parity: SSAValue | Operation):
+        super().__init__(operands=[addr, parity], result_types=[i32])
+
+
+@irdl_op_definition
+class CpAsyncBulkSharedGlobalOp(_NoResultOp):
+    """cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes: `size` bytes (a
+    multiple of 16, both addresses 16-byte aligned) copied by the TMA unit, completion
+    counted on the mbarrier at `mbar`."""
+
+    name = "nvvm.cp.async.bulk.shared.global"
+    dst = operand_def(I32)
+    src = operand_def(LLVMPointerType)
+    size = operand_def(I32)
+    mbar = operand_def(I32)
+    assembly_format = "$dst `,` $src `,` $size `,` $mbar attr-dict `:` type($src)"
+
+    def __init__(
+        self,
+        dst: SSAValue | Operation,
+        src: SSAValue | Operation,
+        size: SSAValue | Operation,
+        mbar: SSAValue | Operation,
+    ):
+        super().__init__([dst, src, size, mbar])
+
+
+@irdl_op_definition
+class FenceProxyAsyncSharedOp(_NoResultOp):
+    """fence.proxy.async.shared::cta: orders this thread's ordinary shared-memory accesses
+    with later ones of the asynchronous (TMA) proxy."""
+
+    name = "nvvm.fence.proxy.async.shared"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class FenceMBarrierInitOp(_NoResultOp):
+    """fence.mbarrier_init.release.cluster: makes mbarrier.init visible to the async proxy."""
+
+    name = "nvvm.fence.mbarrier_init"
+    assembly_format = "attr-dict"
+
+
 # --- conversions and fast math ----------------------------------------------------------
 
 
@@ -372,6 +463,12 @@ NVVM = Dialect(
         CpAsyncOp,
         CpAsyncCommitGroupOp,
         CpAsyncWaitGroupOp,
+        MBarrierInitOp,
+        MBarrierArriveExpectTxOp,
+        MBarrierTryWaitParityOp,
+        CpAsyncBulkSharedGlobalOp,
+        FenceProxyAsyncSharedOp,
+        FenceMBarrierInitOp,
         CvtF32ToBf16Op,
         CvtF32x2ToBf16x2Op,
         CvtF32x2ToF16x2Op,

@@ -15,6 +15,7 @@ The code generator (`mirage.lowering.to_llvm.kernel`) follows this plan literall
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -156,6 +157,10 @@ class Plan:
     loop: list[Task] = field(default_factory=lambda: [])
     post: list[Task] = field(default_factory=lambda: [])
     smem_bytes: int = 0
+    bulk: bool = False
+    """Pipelined tiles arrive by TMA bulk copies, counted on one mbarrier per stage."""
+    mbarriers: int = 0
+    """Shared-memory offset of the stages' mbarriers (8 bytes each) when `bulk`."""
     register_rows: set[int] = field(default_factory=lambda: set())
     """Row accumulators (accum_*_last) whose partial sums stay in registers in the loop."""
     rescale_max: dict[int, int] = field(default_factory=lambda: {})
@@ -608,6 +613,27 @@ class Planner:
                 Task("convert", twin, self._materialized([src]), (twin,))
             )
 
+    def _bulk_copies(self) -> bool:
+        """On sm_90, with MIRAGE_BULK_COPY=1, pipelined tiles whose rows are whole 16-byte
+        runs in both memories are copied row by row by the TMA unit (cp.async.bulk,
+        completion on an mbarrier per stage): one instruction per row instead of one per 16
+        bytes. Measured on one NVIDIA H200 it is correct but 2-5x slower than cp.async for
+        the benchmark tiles (rows of 128 bytes; benchmarks/RESULTS.md, run 8), so it is off
+        by default; tiles of whole tensor-map boxes are what TMA is fast at."""
+        p = self.plan
+        if p.arch not in ("sm_90", "sm_90a") or not p.streamed or p.loops < 2:
+            return False
+        if os.environ.get("MIRAGE_BULK_COPY", "0") != "1":
+            return False
+        for v in p.streamed:
+            t = p.tiles[v]
+            full = p.graph.type_of(self.producer[v][1].operands[0]).shape
+            if (t.shape[-1] * t.esize) % 16 or (full[-1] * t.esize) % 16:
+                return False
+            if len(t.shape) >= 2 and (t.pitch * t.esize) % 16:
+                return False
+        return True
+
     def _rows_in_registers(self, op: Op) -> bool:
         shape = self.plan.graph.type_of(op.operands[0]).shape
         outputs = math.prod(shape[:-1])
@@ -662,7 +688,8 @@ class Planner:
             wanted = max(wanted, 2)
             candidates = [s for s in candidates if s <= 3] or candidates
         budget = limit // wanted
-        fitting = [s for s in candidates if _with_stages(p, s) <= budget]
+        p.bulk = self._bulk_copies()
+        fitting = [s for s in candidates if _with_stages(p, s) + _mbarrier_bytes(p, s) <= budget]
         candidates = fitting or candidates
         last_error = ""
         for stages in candidates:
@@ -670,14 +697,19 @@ class Planner:
             for v in p.streamed:
                 p.tiles[v].stages = stages
             size = _assign_offsets(p)
-            if size <= limit:
-                p.smem_bytes = size
+            if size + _mbarrier_bytes(p, stages) <= limit:
+                p.mbarriers = size
+                p.smem_bytes = size + _mbarrier_bytes(p, stages)
                 return
             last_error = (
                 f"block graph needs {size} bytes of shared memory with {stages} pipeline "
                 f"stage(s), more than the {limit} bytes of {p.arch}"
             )
         raise PlanError(last_error)
+
+
+def _mbarrier_bytes(p: Plan, stages: int) -> int:
+    return align_up(8 * stages) if p.bulk else 0
 
 
 def _with_stages(p: Plan, stages: int) -> int:

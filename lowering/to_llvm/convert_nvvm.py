@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, f32, i32
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, f32, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -106,6 +106,26 @@ def _asm(text: str, constraints: str) -> Rule:
     return rule
 
 
+def _asm_effect(text: str, constraints: str) -> Rule:
+    """Inline PTX with side effects that also orders memory (the `memory` clobber)."""
+
+    def rule(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
+        ops: list[Operation] = []
+        args: list[SSAValue] = []
+        for v in op.operands:
+            if isinstance(v.type, llvm.LLVMPointerType):  # a global address, as 64 bits
+                cast = llvm.PtrToIntOp(v, i64)
+                ops.append(cast)
+                args.append(cast.results[0])
+            else:
+                args.append(v)
+        results = [r.type for r in op.results]
+        asm = llvm.InlineAsmOp(text, constraints, args, results or None, has_side_effects=True)
+        return [*ops, asm], list(asm.results)
+
+    return rule
+
+
 RULES: dict[type[Operation], Rule] = {
     **{cls: _sreg for cls in nvvm.SPECIAL_REGISTER_OPS.values()},
     nvvm.Barrier0Op: _plain("llvm.nvvm.barrier0", None),
@@ -120,6 +140,21 @@ RULES: dict[type[Operation], Rule] = {
     nvvm.CvtF32ToBf16Op: _asm("cvt.rn.bf16.f32 $0, $1;", "=h,f"),
     nvvm.CvtF32x2ToBf16x2Op: _asm("cvt.rn.bf16x2.f32 $0, $2, $1;", "=r,f,f"),
     nvvm.CvtF32x2ToF16x2Op: _asm("cvt.rn.f16x2.f32 $0, $2, $1;", "=r,f,f"),
+    nvvm.MBarrierInitOp: _asm_effect("mbarrier.init.shared::cta.b64 [$0], $1;", "r,r,~{memory}"),
+    nvvm.MBarrierArriveExpectTxOp: _asm_effect(
+        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r,~{memory}"
+    ),
+    nvvm.MBarrierTryWaitParityOp: _asm_effect(
+        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2; "
+        "selp.u32 $0, 1, 0, p; }",
+        "=r,r,r,~{memory}",
+    ),
+    nvvm.CpAsyncBulkSharedGlobalOp: _asm_effect(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1], $2, [$3];",
+        "r,l,r,r,~{memory}",
+    ),
+    nvvm.FenceProxyAsyncSharedOp: _asm_effect("fence.proxy.async.shared::cta;", "~{memory}"),
+    nvvm.FenceMBarrierInitOp: _asm_effect("fence.mbarrier_init.release.cluster;", "~{memory}"),
     nvvm.Ex2ApproxOp: _plain("llvm.nvvm.ex2.approx.f", f32),
     nvvm.Lg2ApproxOp: _plain("llvm.nvvm.lg2.approx.f", f32),
     nvvm.RsqrtApproxOp: _plain("llvm.nvvm.rsqrt.approx.f", f32),

@@ -117,6 +117,7 @@ class KernelEmitter:
             b.sreg(f"ctaid.{axis}") if grid[g] > 1 else 0 for g, axis in enumerate("xyz")
         ]
         self.smem = b._r(llvm.AddressOfOp(SMEM_SYMBOL, SHARED_PTR))  # pyright: ignore[reportPrivateUsage]
+        self.smem32 = b._r(llvm.PtrToIntOp(self.smem, i32))  # pyright: ignore[reportPrivateUsage]
         self.acc_slots: dict[int, SSAValue] = {}
         self.rowsum_slots: dict[int, SSAValue] = {}
         self.row_slots: dict[int, SSAValue] = {}
@@ -125,6 +126,9 @@ class KernelEmitter:
         return self.func
 
     def _emit_body(self) -> None:
+        if self.plan.bulk:
+            self._emit_body_bulk()
+            return
         p = self.plan
         b = self.b
         for task in p.pre:
@@ -166,6 +170,120 @@ class KernelEmitter:
         b.emit(nvvm.CpAsyncWaitGroupOp(0))
         b.barrier()
         self._phases(p.post)
+
+    def _emit_body_bulk(self) -> None:
+        """The loop with TMA bulk copies: stage s of the ring has an mbarrier whose k-th
+        phase completes when the copies for iteration s + k * stages have landed."""
+        p = self.plan
+        b = self.b
+        stages = p.stages
+        with b.if_(b.icmp("eq", self.tid, 0)):
+            for s in range(stages):
+                b.emit(nvvm.MBarrierInitOp(b.v(self._mbar(s)), b.const(1)))
+            b.emit(nvvm.FenceMBarrierInitOp())
+        for task in p.pre:
+            self._task(task)
+        b.barrier()  # the mbarriers are initialized before anyone uses them
+        for s in range(min(stages - 1, p.loops)):
+            self._issue_bulk(s, s)
+        for v in sorted(p.hoisted):
+            self._copy(v, 0, 0)
+        if p.hoisted:
+            b.emit(nvvm.CpAsyncCommitGroupOp())
+            b.emit(nvvm.CpAsyncWaitGroupOp(0))
+        with b.loop(p.loops) as i:
+            self.iteration = i
+            self.stage_index = b.urem(i, stages)
+            parity = b.and_(b.udiv(i, stages), 1)
+            self._spin(
+                lambda: b._r(
+                    nvvm.MBarrierTryWaitParityOp(  # pyright: ignore[reportPrivateUsage]
+                        b.v(self._mbar(self.stage_index)), b.v(parity)
+                    )
+                )
+            )
+            b.barrier()  # everyone is done with the stage the next copy overwrites
+            ahead = b.add(i, stages - 1)
+            with b.if_(b.icmp("slt", ahead, p.loops)):
+                self._issue_bulk(ahead, b.urem(ahead, stages))
+            self._phases(p.loop)
+        b.barrier()
+        self._phases(p.post)
+
+    def _mbar(self, slot: Int) -> Int:
+        """32-bit shared-window address of stage `slot`'s mbarrier."""
+        b = self.b
+        return b.add(self.smem32, b.add(self.plan.mbarriers, b.mul(slot, 8)))
+
+    def _spin(self, try_once: Callable[[], SSAValue]) -> None:
+        """Loop until try_once() gives non-zero."""
+        b = self.b
+        wait, done = b.new_block(), b.new_block()
+        b.emit(llvm.BrOp(wait))
+        b.block = wait
+        ok = b.icmp("ne", try_once(), 0)
+        assert isinstance(ok, SSAValue)
+        b.emit(llvm.CondBrOp(ok, done, [], wait, []))
+        b.block = done
+
+    def _issue_bulk(self, iteration: Int, slot: Int) -> None:
+        """Thread 0 announces the stage's bytes; the tiles' rows are spread over threads,
+        one bulk copy each."""
+        p = self.plan
+        b = self.b
+        total = sum(self._row_bytes(v) * self._rows(v) for v in p.streamed)
+        mbar = b.v(self._mbar(slot))
+        with b.if_(b.icmp("eq", self.tid, 0)):
+            b.emit(nvvm.MBarrierArriveExpectTxOp(mbar, b.const(total)))
+        b.emit(nvvm.FenceProxyAsyncSharedOp())
+        for v in p.streamed:
+            self._copy_rows(v, iteration, slot, mbar)
+
+    def _rows(self, v: int) -> int:
+        return math.prod(self.tile(v).shape[:-1])
+
+    def _row_bytes(self, v: int) -> int:
+        t = self.tile(v)
+        return t.shape[-1] * t.esize
+
+    def _copy_rows(self, v: int, iteration: Int, slot: Int, mbar: SSAValue) -> None:
+        b = self.b
+        t = self.tile(v)
+        base, fstrides, gptr = self._tile_origin(v, iteration)
+        tile_base: Int = b.add(t.offset, b.mul(slot, t.copy_bytes))
+        row_shape = [*t.shape[:-1], 1]
+        smem32 = self.smem32
+
+        def body(index: Int) -> None:
+            coords = _coords(b, index, row_shape)
+            goff: Int = base
+            for d, c in enumerate(coords):
+                goff = b.add(goff, b.mul(c, fstrides[d]))
+            src = b.gep(gptr, b.mul(goff, t.esize))
+            dst = b.add(smem32, b.add(tile_base, self.element_offset(t, coords)))
+            b.emit(nvvm.CpAsyncBulkSharedGlobalOp(b.v(dst), src, b.const(self._row_bytes(v)), mbar))
+
+        self.for_each(self._rows(v), body)
+
+    def _tile_origin(self, v: int, iteration: Int) -> tuple[Int, list[int], SSAValue]:
+        """(element offset of the tile of `iteration` in its tensor, the tensor's strides, its
+        pointer)."""
+        b = self.b
+        _, op = self.producer[v]
+        src_value = op.operands[0]
+        full = self.graph.type_of(src_value).shape
+        t = self.tile(v)
+        imap = op.ints_attr("imap")
+        fdim = op.int_attr("forloop_dim")
+        fstrides = [math.prod(full[d + 1 :]) for d in range(len(full))]
+        base: Int = 0
+        for d, n in enumerate(t.shape):
+            off: Int = 0
+            for axis, parts in dim_factors(imap, self.plan.grid, fdim, self.plan.loops, d):
+                coord = self.bid[axis] if axis < 3 else iteration
+                off = b.add(b.mul(off, parts), coord)
+            base = b.add(base, b.mul(off, n * fstrides[d]))
+        return base, fstrides, self.params[src_value]
 
     def _phases(self, tasks: Sequence[Task]) -> None:
         phase = 0

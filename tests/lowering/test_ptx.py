@@ -103,3 +103,24 @@ def test_cubin_target_writes_a_loadable_descriptor(tmp_path: Path) -> None:
     program = CompiledProgram.from_json(out.read_text())
     assert program.arch == "sm_80" and program.cubin and program.cubin[:4] == b"\x7fELF"
     assert json.loads(out.read_text())["num_inputs"] == 2
+
+
+@needs_ptxas
+def test_bulk_copies_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MIRAGE_BULK_COPY", "1")
+    program = _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_90a")
+    ptx = program.ptx
+    for needed in (
+        "mbarrier.init.shared::cta.b64",
+        "mbarrier.arrive.expect_tx.shared::cta.b64",
+        "mbarrier.try_wait.parity.shared::cta.b64",
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+        "fence.proxy.async.shared::cta",
+    ):
+        assert needed in ptx, needed
+    _assembles(program)
+    # sm_80 has no bulk copies: the same request gives cp.async there
+    assert (
+        "cp.async.bulk"
+        not in _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_80").ptx
+    )
