@@ -51,6 +51,7 @@ MAX_CHUNK_REGISTERS = 32
 PIPELINE_BYTES_IN_FLIGHT = 96 * 1024
 MAX_STAGES = 8
 SM_COUNT = 132
+MAX_TENSOR_BYTES = 1 << 31
 COMPUTE_BOUND = 32
 """Tensor-core flops per streamed byte above which a kernel is compute-bound."""
 """Multiprocessors of the largest target (H100/H200 SXM), for occupancy estimates."""
@@ -280,6 +281,15 @@ class Planner:
         return op is not None and op.kind in ELEMENTWISE_CLASS
 
     def run(self) -> Plan:
+        g = self.plan.graph
+        named = [(f"input {i}", t) for i, t in enumerate(g.args)]
+        named += [(f"output {i}", t) for i, t in enumerate(g.output_types)]
+        for what, t in named:
+            if t.nbytes >= MAX_TENSOR_BYTES:
+                raise PlanError(
+                    f"{what} ({t}) has {t.nbytes} bytes: kernels index tensors with 32-bit "
+                    f"offsets, so tensors must stay under {MAX_TENSOR_BYTES} bytes"
+                )
         self._classify_inputs()
         self._plan_matmuls()
         self._choose_virtual()

@@ -117,3 +117,14 @@ def test_ldmatrix_pitch_avoids_bank_conflicts() -> None:
         assert pitch >= inner and pitch % 8 == 0
         # eight rows of 16 bytes land in eight distinct groups of four banks
         assert len({(r * units) % 8 for r in range(8)}) == 8 or inner * 2 < 32
+
+
+def test_tensors_over_two_gib_are_refused() -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks" / "ugraphs"))
+    import generate  # pyright: ignore[reportMissingImports]
+
+    (op,) = generate.gated_mlp(8, 65536, 32768, nt=64, kt=64).ops
+    with pytest.raises(PlanError, match="32-bit offsets"):
+        _plan(op)
