@@ -55,6 +55,21 @@ TARGET_US = {
 def _variants(gen: Any) -> dict[str, tuple[str, Any]]:
     """Tilings of the benchmark μGraphs to time against each other: name -> (label, graph)."""
     out: dict[str, tuple[str, Any]] = {}
+    for depth in (12, 16):
+        out[f"var_rmsnorm_linear_b1_n64_k64_t128_stages{depth}"] = (
+            "rmsnorm_linear b1",
+            gen.rmsnorm_linear(2, 4096, 6144, nt=64, kt=64),
+        )
+    for depth in (8, 9):
+        out[f"var_rmsnorm_linear_b8_splitk_n128_s2_t256_stages{depth}"] = (
+            "rmsnorm_linear b8",
+            gen.rmsnorm_linear_splitk(16, 4096, 6144, nt=128, ksplit=2, threads=256),
+        )
+    for depth in (10,):
+        out[f"var_gated_mlp_splitk_n64_s2_t256_stages{depth}"] = (
+            "gated_mlp",
+            gen.gated_mlp_splitk(8, 4096, 4096, nt=64, ksplit=2, threads=256),
+        )
     for b, rows in (("b1", 2), ("b8", 16)):
         for nt, kt, th in ((64, 64, 128), (64, 32, 128), (32, 64, 64), (64, 64, 64)):
             out[f"var_rmsnorm_linear_{b}_n{nt}_k{kt}_t{th}"] = (
@@ -152,7 +167,7 @@ def _cases() -> list[tuple[str, Any, float, str]]:
 
 
 def _label(name: str) -> str | None:
-    name = name.removesuffix("_longptr").removesuffix("_cpasync")
+    name = name.removesuffix("_longptr").removesuffix("_cpasync").split("_stages")[0]
     if name in BENCH_LABELS:
         return BENCH_LABELS[name]
     if name.startswith("var_"):
@@ -172,7 +187,15 @@ def build(directory: Path, arch: str, only: str | None, suffix: str = "") -> Non
     for name, graph, scale, sign in _cases():
         if only and only not in name:
             continue
-        program = compile_function(func_from_graph("f", graph), arch)
+        func = func_from_graph("f", graph)
+        if "_stages" in name:  # a forced pipeline depth, as plan-ugraph's mirage.stages
+            from xdsl.dialects.builtin import IntegerAttr, i64
+
+            depth = int(name.rsplit("_stages", 1)[1])
+            for op in func.walk():
+                if op.name == "kernel.graph":
+                    op.attributes["mirage.stages"] = IntegerAttr(depth, i64)
+        program = compile_function(func, arch)
         name += suffix
         (directory / f"{name}.json").write_text(program.to_json())
         with open(directory / f"{name}.pkl", "wb") as f:
