@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from mirage.dialects import shapes
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
 from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS as ACCUMULATOR_KINDS_TUPLE
-from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op
+from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize.layout import ALIGN, Tile, align_up, row_pitch
 
 ELEMENTWISE_CLASS = frozenset({*ELEMENTWISE_KINDS, "mul_scalar", "fuse"})
@@ -408,7 +408,6 @@ class Planner:
         """matmul m1 -> elementwise epilogue e -> matmul m2 (e as A operand), e read by
         nothing else but an accum_sum_last: e never leaves registers."""
         p = self.plan
-        by_result = {mm.result: mm for mm in p.matmuls.values()}
         for m1 in p.matmuls.values():
             if not m1.tensor_core or m1.mode != "store" or m1.target == m1.result:
                 continue
@@ -449,7 +448,6 @@ class Planner:
             if sums:
                 m1.rowsum = self._result(sums[0][0])
             p.virtual.add(e)
-            del by_result
 
     # --- layouts ------------------------------------------------------------------------
 
@@ -848,4 +846,4 @@ def plan_graph_op(
     return Planner(body, grid, block, loops, arch, stages).run()
 
 
-__all__ = ["DTYPE_BYTES", "MatmulPlan", "Plan", "PlanError", "Task", "plan_graph_op"]
+__all__ = ["MatmulPlan", "Plan", "PlanError", "Task", "group_layout", "plan_graph_op"]

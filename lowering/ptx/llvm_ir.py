@@ -20,7 +20,7 @@ import llvmlite.ir as ir
 from xdsl.backend.llvm.convert_op import convert_op, create_constant
 from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import DenseArrayBase, IntAttr, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -146,4 +146,4 @@ def to_llvmlite(module: ModuleOp) -> ir.Module:
     return out
 
 
-__all__ = ["NVPTX_TRIPLE", "IntAttr", "to_llvmlite"]
+__all__ = ["NVPTX_TRIPLE", "to_llvmlite"]

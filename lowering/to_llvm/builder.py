@@ -18,8 +18,6 @@ from xdsl.dialects.builtin import (
     VectorType,
     f16,
     f32,
-    i1,
-    i16,
     i32,
     i64,
 )
@@ -423,4 +421,4 @@ def half2() -> VectorType:
     return VectorType(Float16Type(), [2])
 
 
-__all__ = ["GLOBAL_PTR", "SHARED_PTR", "Builder", "Int", "half2", "i1", "i16", "i32", "i64"]
+__all__ = ["GLOBAL_PTR", "SHARED_PTR", "Builder", "Int", "half2"]

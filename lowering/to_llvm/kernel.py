@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DenseArrayBase,
-    Float16Type,
     IntegerType,
     UnitAttr,
     f16,
@@ -41,10 +40,6 @@ NEG_INF = float("-inf")
 
 def storage_type(dtype: str) -> Attribute:
     return _STORAGE[dtype]
-
-
-def _pow2_floor(n: int) -> int:
-    return 1 << (max(n, 1).bit_length() - 1)
 
 
 def vector_width(inner: int, esize: int, limit_bytes: int = 16) -> int:
@@ -1362,4 +1357,4 @@ def smem_global(size: int = 0) -> llvm.GlobalOp:
     )
 
 
-__all__ = ["Float16Type", "KernelEmitter", "smem_global", "storage_type"]
+__all__ = ["KernelEmitter", "smem_global", "storage_type"]

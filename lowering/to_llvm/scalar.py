@@ -10,7 +10,6 @@ import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import f32
 from xdsl.ir import SSAValue
 
 from mirage.lowering.to_llvm.builder import Builder
@@ -83,4 +82,4 @@ def scalar_op(
     return SCALAR_OPS[kind](b, args)
 
 
-__all__ = ["SCALAR_OPS", "f32", "scalar_op"]
+__all__ = ["SCALAR_OPS", "scalar_op"]
