@@ -9,9 +9,9 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
+from mirage.lowering.runtime.errors import AssembleError
 
-class AssembleError(RuntimeError):
-    """ptxas is missing or rejected the PTX; the message has its first error line."""
+__all__ = ["AssembleError", "assemble_ptx", "find_ptxas", "resource_report", "run_ptxas"]
 
 
 @cache

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from mirage.lowering.ptx.assemble import find_ptxas, run_ptxas
 from mirage.lowering.runtime.errors import AssembleError
 
 
@@ -73,26 +73,6 @@ def _nvjitlink_assemble(ptx: str, arch: str) -> bytes:
         nvjitlink.destroy(handle)
 
 
-def _find_ptxas() -> str | None:
-    found = shutil.which("ptxas")
-    if found:
-        return found
-    for var in ("CUDA_HOME", "CUDA_PATH"):
-        root = os.environ.get(var)
-        if root and (Path(root) / "bin" / "ptxas").is_file():
-            return str(Path(root) / "bin" / "ptxas")
-    try:
-        import nvidia.cuda_nvcc  # pyright: ignore[reportMissingImports]
-
-        for base in nvidia.cuda_nvcc.__path__:  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-            candidate = Path(base) / "bin" / "ptxas"  # pyright: ignore[reportUnknownArgumentType]
-            if candidate.is_file():
-                return str(candidate)
-    except ImportError:
-        pass
-    return None
-
-
 def _ptxas_assembler(path: str) -> Assembler | None:
     try:
         out = subprocess.run(
@@ -106,22 +86,7 @@ def _ptxas_assembler(path: str) -> Assembler | None:
     )
 
     def run(ptx: str, arch: str) -> bytes:
-        with tempfile.TemporaryDirectory(prefix="mirage-ptxas-") as tmp:
-            src, dst = Path(tmp) / "module.ptx", Path(tmp) / "module.cubin"
-            src.write_text(ptx)
-            proc = subprocess.run(
-                [path, f"-arch={arch}", "-O3", "-o", str(dst), str(src)],
-                capture_output=True,
-                text=True,
-                timeout=600,
-                check=False,
-            )
-            if proc.returncode != 0:
-                raise AssembleError(
-                    f"ptxas could not assemble the PTX for {arch}: "
-                    f"{_first_error_line(proc.stderr + proc.stdout)}"
-                )
-            return dst.read_bytes()
+        return run_ptxas(ptx, arch)[0]
 
     return Assembler(f"ptxas {version}", run)
 
@@ -137,7 +102,7 @@ def find_assembler() -> Assembler | None:
             return Assembler(f"nvJitLink {major}.{minor}", _nvjitlink_assemble)
         except Exception:  # no cuda-python, or libnvJitLink not found
             pass
-    path = _find_ptxas()
+    path = find_ptxas()
     return _ptxas_assembler(path) if path else None
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from runtime.runtime_kernels import reverse_ptx, scale_add_ptx
 
+from mirage.lowering.ptx.assemble import find_ptxas
 from mirage.lowering.runtime.assemble import (
     Assembler,
     ModuleCache,
-    _find_ptxas,  # pyright: ignore[reportPrivateUsage]
     _ptxas_assembler,  # pyright: ignore[reportPrivateUsage]
     cache_key,
     default_cache_dir,
@@ -88,7 +88,7 @@ def test_cache_dir_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     assert default_cache_dir() == tmp_path / "xdg" / "mirage" / "modules"
 
 
-PTXAS = _find_ptxas()
+PTXAS = find_ptxas()
 needs_ptxas = pytest.mark.skipif(PTXAS is None, reason="no ptxas found")
 
 
@@ -112,7 +112,7 @@ def test_ptxas_error_is_one_line() -> None:
     with pytest.raises(AssembleError) as info:
         assembler.run(bad, "sm_90a")
     message = str(info.value)
-    assert message.startswith("ptxas could not assemble the PTX for sm_90a: ")
+    assert message.startswith("ptxas rejected the PTX for sm_90a: ")
     assert "\n" not in message
 
 
