@@ -13,7 +13,10 @@ Rules, for every op kind of the three levels:
   sum the tile's last dim, sum(L * n, a), and rms takes sqrt(sum(L * n, mul(a, a)));
   accum_rescale(v, s) is sum(L, mul(v, exp(s))). A value that is replicated across the
   loop (it depends on no input iterator that walks the loop) is the same in every
-  iteration: its accumulation adds L copies, a constant factor, so the loop adds no sum;
+  iteration: its accumulation adds L copies, a constant factor, so the loop adds no sum.
+  Likewise for copies along a dim (`copies.py`: blocks that do not depend on a grid
+  coordinate save the same tile side by side): a reduction, matmul, rms_norm or
+  accumulator counts only the distinct values it sums;
 - thread.fuse: its body's elementwise ops composed on the operands' expressions;
 - kernel.graph: its block graph's output savers, on the launch's operand expressions;
 - concat: `Cat(dim, pieces)`, which every op above follows piece by piece where the
@@ -33,8 +36,19 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from mirage.dialects.shapes import REPLICATE
+from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
+from mirage.passes.pruning.copies import (
+    Factors,
+    Layout,
+    copies,
+    distinct,
+    meet,
+    meet_broadcast,
+    normal,
+    plain,
+    split,
+)
 from mirage.passes.pruning.terms import (
     ONE,
     Add,
@@ -131,11 +145,16 @@ class _Level:
 
 @dataclass(frozen=True)
 class _Loop:
-    """What the block graph's loop is: its range, its grid, and which values vary."""
+    """The launch of a block graph: its loop range and grid."""
 
     loops: int
     grid: tuple[int, ...]
-    varies: set[int]
+
+
+_AXES = ("x", "y", "z", "loop")
+"""What a block value can depend on: its block's grid coordinates and the iteration."""
+Deps = frozenset[str]
+_NONE: Deps = frozenset()
 
 
 class ExprBuilder:
@@ -143,7 +162,10 @@ class ExprBuilder:
     op and read its results' expressions, `pop` it to backtrack.
 
     For a block graph give the launch's `grid` and `forloop_range`; the ops may come in
-    any valid order of the model (in-loop ops, then the ops after the loop)."""
+    any valid order of the model (in-loop ops, then the ops after the loop). Besides the
+    expressions it tracks which elements of each value are copies (`copies.py`) and, in a
+    block graph, which grid coordinates and whether the iteration each value depends on,
+    so that sums of copies (a constant factor) are not counted as sums."""
 
     def __init__(
         self,
@@ -153,15 +175,20 @@ class ExprBuilder:
         grid: Sequence[int] | None = None,
         forloop_range: int | None = None,
         thread: bool = False,
+        arg_layouts: Sequence[Layout] | None = None,
     ):
         if (grid is None) != (forloop_range is None):
             raise ValueError("a block graph needs both its grid and its forloop range")
         self.terms: list[Term] = list(args)
         self.shapes: list[tuple[int, ...]] = [t.shape for t in arg_types]
+        self.layouts: list[Layout] = (
+            list(arg_layouts) if arg_layouts is not None else [plain(s) for s in self.shapes]
+        )
+        self.deps: list[Deps] = [_NONE] * len(self.terms)
         self.bodies: dict[int, AbstractExprs] = {}
         self._sizes: list[int] = []
         self._loop = (
-            _Loop(forloop_range, tuple(grid), set())
+            _Loop(forloop_range, tuple(grid))
             if grid is not None and forloop_range is not None
             else None
         )
@@ -171,27 +198,36 @@ class ExprBuilder:
         """Add `op` (its operands name earlier values); the expressions of its results."""
         operands = [self.terms[i] for i in op.operands]
         shapes = [self.shapes[i] for i in op.operands]
+        layouts = [self.layouts[i] for i in op.operands]
+        deps: Deps = _NONE.union(*(self.deps[i] for i in op.operands))
         index = len(self._sizes)
+        out_layouts: list[Layout] | None = None
         if op.kind == "graph":
-            outs, body = _launch(op, operands)
+            outs, out_layouts, body = _launch(op, operands, layouts)
             self.bodies[index] = body
         elif op.kind == "fuse":
             assert op.body is not None
             body = _evaluate(op.body, operands, _Level.THREAD)
             self.bodies[index] = body
             outs = list(body.outputs)
-        elif self._loop is not None:
-            outs = [_block_op(op, operands, shapes, self._loop)]
+        elif self._loop is not None and op.kind in ("input", "output"):
+            term, layout, deps = _iterate(op, operands[0], layouts[0], deps, self._loop)
+            outs, out_layouts = [term], [layout]
+        elif self._loop is not None and op.kind.startswith("accum_"):
+            outs = [_accumulate(op.kind, operands, shapes, layouts, self._loop.loops, deps)]
+            deps = deps - {"loop"}
         else:
-            outs = [_op(op, operands, shapes)]
+            outs = [_op(op, operands, shapes, layouts)]
         if len(outs) != len(op.results):
             reason = f"{op.kind} gives {len(op.results)} results, its body {len(outs)}"
             outs = [Unknown(reason)] * len(op.results)
-        first = len(self.terms)
-        if self._loop is not None and _varies(op, self._loop):
-            self._loop.varies.update(range(first, first + len(outs)))
+            out_layouts = None
+        if out_layouts is None or len(out_layouts) != len(outs):
+            out_layouts = [_layout(op, layouts, shapes, r.shape) for r in op.results]
         self.terms.extend(outs)
         self.shapes.extend(r.shape for r in op.results)
+        self.layouts.extend(out_layouts)
+        self.deps.extend([deps] * len(outs))
         self._sizes.append(len(outs))
         return tuple(outs)
 
@@ -199,43 +235,51 @@ class ExprBuilder:
         """Remove the last op pushed."""
         count = self._sizes.pop()
         first = len(self.terms) - count
-        del self.terms[first:]
-        del self.shapes[first:]
+        for values in (self.terms, self.shapes, self.layouts, self.deps):
+            del values[first:]
         self.bodies.pop(len(self._sizes), None)
-        if self._loop is not None:
-            self._loop.varies.difference_update(range(first, first + count))
 
 
 def _evaluate(
-    graph: Graph, args: list[Term], level: str, loop: _Loop | None = None
+    graph: Graph,
+    args: list[Term],
+    level: str,
+    loop: _Loop | None = None,
+    arg_layouts: Sequence[Layout] | None = None,
 ) -> AbstractExprs:
+    builder = _evaluated(graph, args, level, loop, arg_layouts)
+    return AbstractExprs(graph, tuple(builder.terms), dict(builder.bodies))
+
+
+def _evaluated(
+    graph: Graph,
+    args: list[Term],
+    level: str,
+    loop: _Loop | None = None,
+    arg_layouts: Sequence[Layout] | None = None,
+) -> ExprBuilder:
     builder = ExprBuilder(
         args,
         graph.args,
         grid=loop.grid if loop else None,
         forloop_range=loop.loops if loop else None,
         thread=level == _Level.THREAD,
+        arg_layouts=arg_layouts,
     )
     for op in graph.ops:
         builder.push(op)
-    return AbstractExprs(graph, tuple(builder.terms), dict(builder.bodies))
+    return builder
 
 
-def _varies(op: Op, loop: _Loop) -> bool:
-    """Does this op's result differ between loop iterations? (Only input iterators that
-    walk the loop start such a difference; accumulators end it; an op after the loop
-    reads only accumulators and values after the loop.)"""
-    if op.kind == "input":
-        return op.int_attr("forloop_dim") != REPLICATE
-    return not op.kind.startswith("accum_") and any(i in loop.varies for i in op.operands)
-
-
-def _launch(op: Op, operands: list[Term]) -> tuple[list[Term], AbstractExprs]:
+def _launch(
+    op: Op, operands: list[Term], layouts: list[Layout]
+) -> tuple[list[Term], list[Layout], AbstractExprs]:
     body = op.body
     assert body is not None
-    loop = _Loop(op.int_attr("forloop_range"), op.ints_attr("grid"), set())
-    exprs = _evaluate(body, operands, _Level.BLOCK, loop)
-    return list(exprs.outputs), exprs
+    loop = _Loop(op.int_attr("forloop_range"), op.ints_attr("grid"))
+    builder = _evaluated(body, operands, _Level.BLOCK, loop, layouts)
+    exprs = AbstractExprs(body, tuple(builder.terms), dict(builder.bodies))
+    return list(exprs.outputs), [builder.layouts[v] for v in body.outputs], exprs
 
 
 # --- one op ---------------------------------------------------------------------------------
@@ -248,8 +292,15 @@ def _unknown(operands: Sequence[Term]) -> Term | None:
     return None
 
 
-def _op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]]) -> Term:
-    """An op of the kernel or block level (or thread level) outside the loop structure."""
+def _reduced_copies(factors: Factors, extent: int, size: int) -> int:
+    """Copies among the values a reduction to `size` combines into each element."""
+    parts = split(factors, [extent // size, size])
+    return copies(parts[0]) if parts is not None else 1
+
+
+def _op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]], layouts: list[Layout]) -> Term:
+    """The expression of an op that is not an input iterator, output saver or
+    accumulator, at any level."""
     bad = _unknown(operands)
     if bad is not None:
         return bad
@@ -259,56 +310,106 @@ def _op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]]) -> Term:
     if kind == "mul_scalar":
         return operands[0]
     if kind == "matmul":
-        return _matmul(operands[0], operands[1], shapes[0], shapes[1])
+        # Products that repeat along the contraction are summed once per copy.
+        same = copies(meet(layouts[0][-1], layouts[1][-2]))
+        return _matmul(operands[0], operands[1], len(shapes[0]), shapes[0][-1] // same)
     if kind in ("reduce_sum", "reduce_max"):
         dim, size = op.int_attr("dim"), op.int_attr("size")
-        return _reduce(kind == "reduce_sum", operands[0], dim, shapes[0][dim], size)
+        n = shapes[0][dim]
+        repeats = _reduced_copies(layouts[0][dim], n, size)
+        return _reduce(kind == "reduce_sum", operands[0], dim, n, size, repeats)
     if kind == "rms_norm":
-        return _rms_norm(operands[0], shapes[0][-1], len(shapes[0]) - 1)
+        n = shapes[0][-1] // copies(layouts[0][-1])
+        return _rms_norm(operands[0], n, len(shapes[0]) - 1)
     if kind == "concat":
         return _concat(operands, shapes, op.int_attr("dim"))
     return Unknown(f"no abstract expression for op kind '{kind}'")
 
 
-def _block_op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]], loop: _Loop) -> Term:
+def _layout(
+    op: Op, layouts: list[Layout], shapes: list[tuple[int, ...]], shape: tuple[int, ...]
+) -> Layout:
+    """Which elements of the result are copies (ops other than input iterators, output
+    savers and graph-defined ops)."""
     kind = op.kind
-    bad = _unknown(operands)
-    if bad is not None:
-        return bad
-    if kind == "input":
-        return _input(op, operands[0], loop)
-    if kind == "output":
-        return _output(op, operands[0], loop)
-    if kind.startswith("accum_"):
-        varies = [i in loop.varies for i in op.operands]
-        return _accumulate(kind, operands, shapes, loop.loops, varies)
-    return _op(op, operands, shapes)
+    if not layouts or kind == "concat":
+        return plain(shape)
+    if kind == "matmul":
+        a, b = layouts
+        batch = meet_broadcast([a[:-2], b[:-2]], shape[:-2])
+        return (*batch, a[-2], b[-1])
+    if kind in ("reduce_sum", "reduce_max"):
+        dim, size = op.int_attr("dim"), op.int_attr("size")
+        parts = split(layouts[0][dim], [shapes[0][dim] // size, size])
+        inner = parts[1] if parts is not None else distinct(size)
+        return (*layouts[0][:dim], inner, *layouts[0][dim + 1 :])
+    if kind in ("accum_sum_last", "accum_mean_last", "accum_rms_last"):
+        return (*layouts[0][:-1], ())
+    if kind == "accum_rescale":
+        return meet_broadcast(layouts, shape)
+    if all(len(layout) == len(shape) for layout in layouts):
+        # elementwise ops, thread.fuse, mul_scalar, rms_norm, accum_sum, accum_max
+        return meet_broadcast(layouts, shape)
+    return plain(shape)
 
 
-def _input(op: Op, source: Term, loop: _Loop) -> Term:
-    if not isinstance(source, Cat):
-        return source
+def _iterate(
+    op: Op, source: Term, layout: Layout, deps: Deps, loop: _Loop
+) -> tuple[Term, Layout, Deps]:
+    """An input iterator (or output saver): the same expression; which digits of the
+    tile (or tensor) are copies, and what the tile depends on."""
+    if op.kind == "output":
+        return _output(op, source, layout, deps, loop)
     imap, fdim = op.ints_attr("imap"), op.int_attr("forloop_dim")
-    cut = any(d == source.dim and loop.grid[g] > 1 for g, d in enumerate(imap)) or (
-        fdim == source.dim and loop.loops > 1
-    )
-    if cut:
-        return Unknown("a concatenation is cut across blocks or loop iterations")
-    return source
+    shape = op.results[0].shape
+    tile: list[Factors] = []
+    depends: set[str] = set()
+    for d, n in enumerate(shape):
+        cuts = dim_factors(imap, loop.grid, fdim, loop.loops, d)
+        parts = split(layout[d], [p for _, p in cuts] + [n])
+        for k, (axis, p) in enumerate(cuts):
+            if p > 1 and (parts is None or not all(c for _, c in parts[k])):
+                depends.add(_AXES[axis])
+        tile.append(parts[-1] if parts is not None else distinct(n))
+    if isinstance(source, Cat):
+        cut = any(d == source.dim and loop.grid[g] > 1 for g, d in enumerate(imap)) or (
+            fdim == source.dim and loop.loops > 1
+        )
+        if cut:
+            source = Unknown("a concatenation is cut across blocks or loop iterations")
+    return source, tuple(tile), frozenset(depends)
 
 
-def _output(op: Op, tile: Term, loop: _Loop) -> Term:
-    if not isinstance(tile, Cat):
-        return tile
-    parts = math.prod(loop.grid[g] for g, d in enumerate(op.ints_attr("omap")) if d == tile.dim)
-    return _cat(tile.dim, list(tile.pieces) * parts)
+def _output(
+    op: Op, tile: Term, layout: Layout, deps: Deps, loop: _Loop
+) -> tuple[Term, Layout, Deps]:
+    omap = op.ints_attr("omap")
+    dims: list[Factors] = []
+    for d, factors in enumerate(layout):
+        blocks = [
+            (n, _AXES[g] not in deps) for g, n in dim_factors(omap, loop.grid, REPLICATE, 1, d)
+        ]
+        dims.append(normal([*blocks, *factors]))
+    if isinstance(tile, Cat):
+        parts = math.prod(loop.grid[g] for g, d in enumerate(omap) if d == tile.dim)
+        tile = _cat(tile.dim, list(tile.pieces) * parts)
+    return tile, tuple(dims), _NONE
 
 
 def _accumulate(
-    kind: str, operands: list[Term], shapes: list[tuple[int, ...]], loops: int, varies: list[bool]
+    kind: str,
+    operands: list[Term],
+    shapes: list[tuple[int, ...]],
+    layouts: list[Layout],
+    loops: int,
+    deps: Deps,
 ) -> Term:
-    # Over a replicated value the loop adds copies (a constant factor), not a new sum.
-    steps = loops if any(varies) else 1
+    bad = _unknown(operands)
+    if bad is not None:
+        return bad
+    # Over a value that is the same in every iteration the loop adds copies (a constant
+    # factor), not a new sum.
+    steps = loops if "loop" in deps else 1
     x = operands[0]
     if kind == "accum_sum":
         return _map(lambda a: sum_of(steps, a[0]), [x])
@@ -318,10 +419,11 @@ def _accumulate(
         return _map(lambda a: sum_of(steps, Mul(a[0], Exp(a[1]))), [x, operands[1]])
     shape = shapes[0]
     last = len(shape) - 1
+    n = shape[-1] // copies(layouts[0][-1])
     if kind in ("accum_sum_last", "accum_mean_last"):
-        return _reduce_last(lambda e, a: sum_of(steps * e, a), x, shape[-1], last)
+        return _reduce_last(lambda e, a: sum_of(steps * e, a), x, n, last)
     if kind == "accum_rms_last":
-        return _reduce_last(lambda e, a: sum_of(steps * e, Mul(a, a)), x, shape[-1], last, Sqrt)
+        return _reduce_last(lambda e, a: sum_of(steps * e, Mul(a, a)), x, n, last, Sqrt)
     return Unknown(f"no abstract expression for accumulator '{kind}'")
 
 
@@ -411,7 +513,9 @@ def _reduce_last(
     return wrap(total) if wrap is not None else total
 
 
-def _reduce(is_sum: bool, x: Term, dim: int, extent: int, size: int) -> Term:
+def _reduce(is_sum: bool, x: Term, dim: int, extent: int, size: int, repeats: int = 1) -> Term:
+    """Reduction of `dim` (of `extent`) to `size`; each result combines `repeats` copies
+    of every distinct value."""
     make = sum_of if is_sum else rmax_of
 
     def combine(terms: list[Term]) -> Term:
@@ -431,7 +535,7 @@ def _reduce(is_sum: bool, x: Term, dim: int, extent: int, size: int) -> Term:
         if any(o % size or e % size for o, (e, _) in zip(offsets, x.pieces, strict=True)):
             return Unknown("a reduction interleaves the pieces of a concatenation")
         return combine([make(e // size, p) for e, p in x.pieces])
-    return _map(lambda a: make(extent // size, a[0]), [x])
+    return _map(lambda a: make(extent // size // repeats, a[0]), [x])
 
 
 def _rms_norm(x: Term, extent: int, last: int) -> Term:
@@ -443,9 +547,9 @@ def _rms_norm(x: Term, extent: int, last: int) -> Term:
     return _map(lambda a: Div(a[0], denominator), [x])
 
 
-def _matmul(a: Term, b: Term, sa: tuple[int, ...], sb: tuple[int, ...]) -> Term:
-    rank = len(sa)
-    k = sa[-1]
+def _matmul(a: Term, b: Term, rank: int, k: int) -> Term:
+    """a times b (of `rank`), summing k distinct products (when neither is concatenated
+    along the contraction, whose pieces then give the extents)."""
     contraction_a = isinstance(a, Cat) and a.dim == rank - 1
     contraction_b = isinstance(b, Cat) and b.dim == rank - 2
     if not (contraction_a or contraction_b):

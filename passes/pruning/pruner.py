@@ -141,14 +141,14 @@ class Pruner:
         ok = self._sync(self._kernel, ops[:-1] if building else ops)
         if ok and building:
             assert last is not None and last.body is not None
-            operands = tuple(self._kernel.builder.terms[i] for i in last.operands)
-            key = (operands, last.ints_attr("grid"), last.int_attr("forloop_range"), last.body.args)
+            kernel = self._kernel.builder
+            operands = tuple(kernel.terms[i] for i in last.operands)
+            layouts = tuple(kernel.layouts[i] for i in last.operands)
+            grid, loops = last.ints_attr("grid"), last.int_attr("forloop_range")
+            key = (operands, layouts, grid, loops, last.body.args)
             if self._block is None or self._block[0] != key:
                 builder = ExprBuilder(
-                    operands,
-                    last.body.args,
-                    grid=key[1],
-                    forloop_range=key[2],
+                    operands, last.body.args, grid=grid, forloop_range=loops, arg_layouts=layouts
                 )
                 self._block = (key, _Level(builder))
             ok = self._sync(self._block[1], last.body.ops)
