@@ -16,6 +16,8 @@ import statistics
 import time
 from pathlib import Path
 
+import numpy as np
+
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.equivalence.verifier import Verifier, VerifierOptions
@@ -69,6 +71,30 @@ def main() -> None:
     print(f"fingerprint (tests drawn, reference evaluated, float runs): {fingerprint:.2f} s")
     print(f"verify one candidate, all checks: {ms(totals)}")
     print(f"  finite-field tests only ({verdict.tests} tests): {ms(field_only)}")
+    floor = blas_floor(program, verdict.tests, args.repeat)
+    if floor is not None:
+        print(f"BLAS floor in the same run ({floor[0]}): {ms(floor[1])}")
+
+
+def blas_floor(program: Graph, tests: int, repeat: int) -> tuple[str, list[float]] | None:
+    """The bare products a candidate X W of the program's two 2-D arguments needs: per
+    test one float64 product with the rows doubled (two limbs), and one float32 product."""
+    if len(program.args) != 2 or any(len(t.shape) != 2 for t in program.args):
+        return None
+    (m, k), (_, n) = (t.shape for t in program.args)
+    rng = np.random.default_rng(0)
+    x64 = rng.integers(0, 1 << 14, (2 * m, k)).astype(np.float64)
+    w64s = [rng.integers(0, 1 << 26, (k, n)).astype(np.float64) for _ in range(tests)]
+    x32, w32 = x64[:m].astype(np.float32), w64s[0].astype(np.float32)
+    times: list[float] = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for w in w64s:
+            np.matmul(x64, w)
+        np.matmul(x32, w32)
+        times.append(time.perf_counter() - t)
+    what = f"{tests} x float64 {2 * m}x{k} @ {k}x{n} + float32 {m}x{k} @ {k}x{n}"
+    return what, times
 
 
 if __name__ == "__main__":

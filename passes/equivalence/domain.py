@@ -104,12 +104,8 @@ class FFValue:
         """Elementwise equality in Z_P[i] (broadcast to the common shape)."""
         eq = self.re == other.re
         if self.im is not None or other.im is not None:
-            eq = eq & (_im(self) == _im(other))
+            eq = eq & (_z((self.re, self.im)) == _z((other.re, other.im)))
         return np.asarray(eq)
-
-
-def _im(v: FFValue) -> Arr:
-    return v.im if v.im is not None else np.zeros((1,) * v.re.ndim)
 
 
 # --- complex arithmetic in Z_P[i] -------------------------------------------------------
