@@ -118,6 +118,10 @@ class BlockGenerator:
     final_shapes: tuple[tuple[int, ...], ...] | None = None
     """When this graph op is the last kernel op the budget allows: the shapes of the
     outputs it must give (every value nobody uses then must be merged into them)."""
+    max_outputs: int = 2
+    """Otherwise, the most outputs it may give."""
+    required: frozenset[int] = frozenset()
+    """Kernel values it must read (results of earlier kernel ops nothing else reads)."""
 
     # --- materializing -------------------------------------------------------------
 
@@ -175,6 +179,13 @@ class BlockGenerator:
                     yield j
             yield from range(state.loop_end, len(state.ops))
 
+    def _sizes(self, extent: int, dim: int | None) -> list[int]:
+        """Sizes a reduction of this dim may reduce to: 1, and for a dim of partial
+        results the program's extents that divide it (summing the partials only)."""
+        if not self.dim_types.is_partial(dim):
+            return [1]
+        return [s for s in self.vocabulary.reduce_sizes if s < extent and extent % s == 0]
+
     def _dims(self, state: BlockState, operand: Operand) -> Dims:
         if isinstance(operand, _Fresh):
             return self.kernel_dims[operand.value]
@@ -218,20 +229,24 @@ class BlockGenerator:
                 a_shape = self._type(state, a).shape
                 fa = 1 if self._frees(state, a) else 0
                 na = 1 if isinstance(a, _Fresh) else 0
+                ra = frozenset({a.value}) if isinstance(a, _Fresh) else frozenset()
                 for kind, attrs in unary:
-                    if self._room(state, fa, kind.startswith("accum_"), na):
+                    if self._room(state, fa, kind.startswith("accum_"), na, ra):
                         self._try(state, kind, (a,), attrs, out)
-                if self._room(state, fa, False, na):
+                if self._room(state, fa, False, na, ra):
+                    a_dims = self._dims(state, a)
                     for kind in vocab.reductions:
                         for dim in range(len(a_shape)):
-                            self._try(state, kind, (a,), (("dim", dim), ("size", 1)), out)
+                            for size in self._sizes(a_shape[dim], a_dims[dim]):
+                                self._try(state, kind, (a,), (("dim", dim), ("size", size)), out)
                 if not binary:
                     continue
                 seconds = self._operand_choices(state, (a,)) if isinstance(a, _Fresh) else firsts
                 for b in seconds:
                     fb = 1 if b != a and self._frees(state, b) else 0
                     nb = 1 if isinstance(b, _Fresh) else 0
-                    if not self._room(state, fa + fb, False, na + nb):
+                    rb = ra | {b.value} if isinstance(b, _Fresh) else ra
+                    if not self._room(state, fa + fb, False, na + nb, rb):
                         continue
                     b_shape = self._type(state, b).shape
                     if len(b_shape) != len(a_shape):
@@ -267,24 +282,31 @@ class BlockGenerator:
             and (not state.in_loop or not state.ops[operand].kind.startswith("accum_"))
         )
 
-    def _room(self, state: BlockState, freed: int, accumulator: bool, new_inputs: int) -> bool:
-        """Whether the op budget has room for this op, its new inputs, and a lower bound
-        of the ops that must follow it."""
+    def _room(
+        self,
+        state: BlockState,
+        freed: int,
+        accumulator: bool,
+        new_inputs: int,
+        reads: frozenset[int] = frozenset(),
+    ) -> bool:
+        """Whether the op budget has room for this op, its new inputs (of kernel values
+        `reads`), and a lower bound of the ops that must follow it: every value nobody
+        uses must end in an output, and a binary op merges two such values into one at
+        best; each required kernel value not read yet needs an input and an op."""
         unused = state.unused - freed + (0 if accumulator and state.in_loop else 1)
+        sinks = unused + (state.accumulators + (1 if accumulator else 0) if state.in_loop else 0)
         if self.final_shapes is not None:
-            # Every value nobody uses must end in one of the outputs: a binary op merges
-            # two such values into one at best.
             n_out = len(self.final_shapes)
-            if state.in_loop:
-                sinks = unused + state.accumulators + (1 if accumulator else 0)
-                needed = max(0, sinks - n_out) + (1 if unused else 0) + n_out
-            else:
-                needed = max(0, unused - n_out) + n_out
-        elif state.in_loop:
-            needed = (max(1, -(-unused // 2)) + 1) if unused else 1
+            outputs = n_out
         else:
-            needed = unused
-        return state.size + new_inputs + 1 + needed <= self.max_ops
+            n_out = self.max_outputs
+            outputs = max(1, min(sinks, n_out))
+        needed = max(0, sinks - n_out) + outputs
+        if state.in_loop and unused:
+            needed += 1  # an accumulator
+        missing = len(self.required - reads - set(state.inputs))
+        return state.size + new_inputs + 1 + needed + 2 * missing <= self.max_ops
 
     def _try(
         self,
@@ -310,7 +332,7 @@ class BlockGenerator:
         new_inputs = [o.value for o in operands if isinstance(o, _Fresh)]
         existing = {o for o in operands if not isinstance(o, _Fresh)}
         freed = sum(1 for r in existing if self._frees(state, r))
-        if not self._room(state, freed, accumulator, len(new_inputs)):
+        if not self._room(state, freed, accumulator, len(new_inputs), frozenset(new_inputs)):
             self.stats.rejected += 1
             return None
         inputs = state.inputs + tuple(new_inputs)
@@ -395,9 +417,12 @@ class BlockGenerator:
         ]
         if not sinks or state.size + len(sinks) > self.max_ops:
             return None
-        if self.final_shapes is not None and self.final_shapes != tuple(
-            sorted(state.ops[j].type.shape for j in sinks)
-        ):
+        if self.final_shapes is not None:
+            if self.final_shapes != tuple(sorted(state.ops[j].type.shape for j in sinks)):
+                return None
+        elif len(sinks) > self.max_outputs:
+            return None
+        if not self.required <= set(state.inputs):
             return None
         return FinishedGraph(
             tuple(sorted(state.inputs)),

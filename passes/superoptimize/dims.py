@@ -57,6 +57,7 @@ class DimTypes:
                 for dims, t in zip(out, op.results, strict=True)
             )
         self.reduced = frozenset(self._find(r) for r in self._reduced)
+        self._partial_tiles: dict[int, int] = {}
 
     def _new(self) -> int:
         self._parent.append(len(self._parent))
@@ -117,8 +118,29 @@ class DimTypes:
 
     # --- candidates ----------------------------------------------------------------------
 
+    def partial_var(self, tile: int) -> int:
+        """A new variable for a dim that holds partial results side by side, `tile` apart:
+        only sums over it (to a size dividing `tile`) and linear ops may touch it."""
+        v = self._new()
+        self._partials[v] = tile
+        return v
+
+    @property
+    def _partials(self) -> dict[int, int]:
+        return self._partial_tiles
+
     def root(self, d: Dim) -> Dim:
         return None if d is None else self._find(d)
+
+    def is_partial(self, d: Dim) -> bool:
+        return d is not None and self._find(d) in self._partials
+
+    def _any_partial(self, dims: Dims) -> bool:
+        return any(self.is_partial(d) for d in dims)
+
+    def _linear_only(self, dims: Sequence[Dims], what: str) -> None:
+        if any(self._any_partial(d) for d in dims):
+            raise DimMismatch(f"{what} of partial results")
 
     def _same(self, ds: list[Dim]) -> Dim:
         known = {self._find(d) for d in ds if d is not None}
@@ -129,7 +151,7 @@ class DimTypes:
     def _reduce(self, d: Dim, extent: int) -> None:
         if extent == 1:
             raise DimMismatch("reduces a dim of extent 1")
-        if d is not None and self._find(d) not in self.reduced:
+        if d is not None and not self.is_partial(d) and self._find(d) not in self.reduced:
             raise DimMismatch("reduces a dim the program never reduces")
 
     def infer(
@@ -151,27 +173,55 @@ class DimTypes:
         dims: Sequence[Dims],
         shapes: Sequence[tuple[int, ...]],
     ) -> Dims:
+        partial = [self._any_partial(d) for d in dims]
         if kind in ELEMENTWISE_KINDS:
+            if len(dims) == 1:
+                self._linear_only(dims, kind)
+            elif kind in ("add", "sub"):
+                for i in range(len(shapes[0])):
+                    if any(self.is_partial(d[i]) for d in dims) and any(s[i] == 1 for s in shapes):
+                        raise DimMismatch("adds a value to each partial result")
+            elif kind in ("mul", "div"):
+                if sum(partial) > 1 or (kind == "div" and partial[1]):
+                    raise DimMismatch("a product or quotient of partial results")
+            else:
+                self._linear_only(dims, kind)
             return tuple(
                 self._same([d[i] for d, s in zip(dims, shapes, strict=True) if s[i] > 1])
                 for i in range(len(shapes[0]))
             )
-        if kind in ("mul_scalar", "accum_sum", "accum_max"):
+        if kind in ("mul_scalar", "accum_sum"):
+            return dims[0]
+        if kind in ("accum_max", "rms_norm", "accum_mean_last", "accum_rms_last", "concat"):
+            self._linear_only(dims, kind)
+        if kind == "accum_max":
             return dims[0]
         if kind == "matmul":
             (a, b), (sa, sb) = dims, shapes
+            if sum(partial) > 1:
+                raise DimMismatch("a product of partial results")
             batch = tuple(
                 self._same([x for x, n in ((a[i], sa[i]), (b[i], sb[i])) if n > 1])
                 for i in range(len(sa) - 2)
             )
             k = self._same([a[-1], b[-2]])
+            if self.is_partial(k):
+                raise DimMismatch("contracts a dim of partial results")
             self._reduce(k, sa[-1])
             return (*batch, a[-2], b[-1])
         if kind in ("reduce_sum", "reduce_max"):
             dim, size = attrs["dim"], attrs.get("size", 1)
-            assert isinstance(dim, int)
-            del size  # the reduced dim's variable is gone whatever it is reduced to
-            self._reduce(dims[0][dim], shapes[0][dim])
+            assert isinstance(dim, int) and isinstance(size, int)
+            if kind == "reduce_max":
+                self._linear_only(dims, kind)
+            d = dims[0][dim]
+            if self.is_partial(d):
+                assert d is not None
+                if self._partials[self._find(d)] % size:
+                    raise DimMismatch("a sum that mixes partial results of different places")
+            elif size != 1:
+                raise DimMismatch("a sum to several elements of a dim of complete results")
+            self._reduce(d, shapes[0][dim])
             return tuple(None if i == dim else x for i, x in enumerate(dims[0]))
         if kind in ("rms_norm", "accum_sum_last", "accum_mean_last", "accum_rms_last"):
             self._reduce(dims[0][-1], shapes[0][-1])

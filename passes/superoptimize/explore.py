@@ -46,6 +46,8 @@ class UnitResult:
     found: list[Found]
     stats: dict[str, int]
     complete: bool
+    reported: bool = False
+    """The stats already went to the live progress counters."""
 
 
 class Stopped(Exception):
@@ -60,7 +62,9 @@ class Explorer:
     should_stop: Callable[[], bool] = lambda: False
     on_progress: Callable[[dict[str, int]], None] | None = None
     space: SearchSpace = field(init=False)
+    interrupted: bool = False
     _expanded: dict[Path, tuple[KernelNode, list[Move]]] = field(default_factory=dict)
+    _reported: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.space = SearchSpace(
@@ -93,6 +97,8 @@ class Explorer:
 
         def record(node: KernelNode) -> None:
             graph = self.space.candidate(node)
+            if graph is None:
+                return
             fused = fuse_program(graph)
             seconds = program_cost(fused, self.job.limits.target).seconds
             text = repr(fused)
@@ -109,7 +115,7 @@ class Explorer:
                 if time.time() > deadline or self.should_stop():
                     raise Stopped
                 if self.on_progress is not None:
-                    self.on_progress(self._delta(before))
+                    self.on_progress(self.unreported())
             if node.complete:
                 record(node)
                 return
@@ -122,10 +128,20 @@ class Explorer:
             entry = self.expand(path)
             if entry is not None:
                 walk(entry[0], entry[1])
-        except (Stopped, KeyboardInterrupt):
+        except Stopped:
             complete = False
+        except KeyboardInterrupt:
+            complete = False
+            self.interrupted = True
         best = sorted(found.values(), key=lambda f: (f.seconds, f.text))[: self.job.keep]
         return UnitResult(path, best, self._delta(before), complete)
+
+    def unreported(self) -> dict[str, int]:
+        """The stats gathered since the last call (for live progress)."""
+        now = self.space.stats.as_dict()
+        delta = {k: now[k] - self._reported.get(k, 0) for k in now}
+        self._reported = now
+        return delta
 
     def _delta(self, before: dict[str, int]) -> dict[str, int]:
         now = self.space.stats.as_dict()

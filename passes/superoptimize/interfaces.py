@@ -18,10 +18,18 @@ class PruneCheck(Protocol):
     def keep_term(self, term: Term) -> bool: ...
 
 
-class EquivalenceCheck(Protocol):
-    """Decides whether a finished candidate computes what the program computes."""
+class Verdict(Protocol):
+    """What a verification says (its text says why)."""
 
-    def verify(self, candidate: Graph) -> bool: ...
+    @property
+    def equivalent(self) -> bool: ...
+
+
+class EquivalenceCheck(Protocol):
+    """Decides whether a finished candidate computes what the program computes
+    (`mirage.passes.equivalence.verifier.Verifier` is one)."""
+
+    def verify(self, candidate: Graph) -> Verdict: ...
 
 
 class Profiler(Protocol):

@@ -10,7 +10,7 @@ of parallel work); `step` applies one move and evaluates the fingerprints it nee
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
@@ -23,6 +23,7 @@ from mirage.passes.superoptimize.blockgen import (
     BlockStats,
     FinishedGraph,
 )
+from mirage.passes.superoptimize.cost import op_cost
 from mirage.passes.superoptimize.dims import DimMismatch, Dims, DimTypes
 from mirage.passes.superoptimize.fingerprint import (
     Array,
@@ -35,7 +36,7 @@ from mirage.passes.superoptimize.fingerprint import (
 )
 from mirage.passes.superoptimize.infer import result_shape
 from mirage.passes.superoptimize.interfaces import PruneCheck
-from mirage.passes.superoptimize.parallelize import parallelizations
+from mirage.passes.superoptimize.parallelize import Parallelized, parallelizations
 from mirage.passes.superoptimize.target import Target
 from mirage.passes.superoptimize.terms import op_terms
 from mirage.passes.superoptimize.vocabulary import Vocabulary, vocabulary_of
@@ -67,6 +68,8 @@ class AddOp:
     same_as: Op | None = None
     """An op that computes the same and is cheaper to evaluate (a graph op's structure on
     whole tensors)."""
+    deferred: bool = False
+    """A structure, to be parallelized once the candidate is finished."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +92,10 @@ class KernelNode:
     terms: tuple[Term, ...]
     matched: tuple[int, ...]
     last_key: canonical.OpKey | None = None
+    deferred: frozenset[int] = frozenset()
+    """Ops that are structures still to parallelize."""
+    seconds: float = 0.0
+    """The cost model's estimate of the ops so far."""
     block: BlockState | None = None
     block_gen: BlockGenerator | None = None
 
@@ -104,6 +111,7 @@ class SearchStats:
     rejected: int = 0
     finished_graphs: int = 0
     candidates: int = 0
+    transposed: int = 0
     block: BlockStats = field(default_factory=BlockStats)
 
     def as_dict(self) -> dict[str, int]:
@@ -113,6 +121,7 @@ class SearchStats:
             "rejected": self.rejected + self.block.rejected,
             "generated": self.block.generated,
             "finished_graphs": self.finished_graphs,
+            "transposed": self.transposed,
             "candidates": self.candidates,
         }
 
@@ -135,6 +144,7 @@ class SearchSpace:
         self.output_sigs = [signature(o) for o in self.outputs]
         self.evaluator = Evaluator()
         self.dim_types = DimTypes(program)
+        self._seen: dict[tuple[object, ...], float] = {}
         self.stats = SearchStats()
 
     # --- the root ----------------------------------------------------------------------
@@ -215,7 +225,8 @@ class SearchSpace:
                 specs.append(("rms_norm", (v,), {}))
             for k in vocab.reductions:
                 for dim, extent in enumerate(node.types[v].shape):
-                    for size in vocab.reduce_sizes:
+                    partial = self.dim_types.is_partial(node.dims[v][dim])
+                    for size in vocab.reduce_sizes if partial else (1,):
                         if size < extent and extent % size == 0:
                             specs.append((k, (v,), {"dim": dim, "size": size}))
             for w in range(n):
@@ -262,38 +273,67 @@ class SearchSpace:
             t.shape for t, m in zip(self.program.output_types, node.matched, strict=True) if m < 0
         )
 
+    def _last(self, node: KernelNode) -> bool:
+        return len(node.ops) + 1 >= self.limits.max_kernel_ops
+
+    def _dangling(self, node: KernelNode) -> frozenset[int]:
+        """Results of kernel ops that no op reads and that are no output."""
+        used = {v for op in node.ops for v in op.operands} | set(node.matched)
+        return frozenset(range(len(self.program.args), len(node.types))) - used
+
     def _fits_last(self, node: KernelNode, op: Op) -> bool:
-        """The last op the budget allows must give every output still missing."""
-        if len(node.ops) + 1 < self.limits.max_kernel_ops:
+        """The last op the budget allows must give every output still missing, and read
+        every result nothing reads yet."""
+        if not self._last(node):
             return True
-        return sorted(t.shape for t in op.results) == self._unmatched_shapes(node)
+        return sorted(t.shape for t in op.results) == self._unmatched_shapes(
+            node
+        ) and self._dangling(node) <= set(op.operands)
 
     def _finished(self, node: KernelNode, finished: FinishedGraph) -> list[Move]:
+        """The structure itself, parallelized when a candidate is finished (what it
+        computes does not depend on how), and its parallelizations with partial outputs
+        (each a tensor of its own)."""
         self.stats.finished_graphs += 1
-        if not self._fits_last(node, finished.op):
-            self.stats.rejected += 1
-            return []
-        operand_types = [node.types[v] for v in finished.operands]
         moves: list[Move] = []
-        for par in parallelizations(finished.op, operand_types, self.limits.target):
-            if par.partial and not self._fits_last(node, par.op):
+        op = finished.op
+        if self._fits_last(node, op):
+            key = self._kernel_key(node, op)
+            if key is not None:
+                moves.append(AddOp(op, key, finished.dims, finished.terms, op, deferred=True))
+        operand_types = [node.types[v] for v in finished.operands]
+        for par in parallelizations(op, operand_types, self.limits.target, partial=True):
+            if not self._fits_last(node, par.op):
                 continue
             key = self._kernel_key(node, par.op)
             if key is None:
-                self.stats.rejected += 1
                 continue
-            if par.partial:
-                dims = tuple(tuple(None for _ in t.shape) for t in par.op.results)
-                terms = op_terms(par.op, operand_types, [node.terms[v] for v in finished.operands])
-                if not all(self.pruner.keep_term(t) for t in terms):
-                    self.stats.pruned += 1
-                    continue
-                moves.append(AddOp(par.op, key, dims, terms))
-            else:
-                moves.append(AddOp(par.op, key, finished.dims, finished.terms, finished.op))
+            dims = self._partial_dims(par, finished.dims)
+            terms = op_terms(par.op, operand_types, [node.terms[v] for v in finished.operands])
+            if not all(self.pruner.keep_term(t) for t in terms):
+                self.stats.pruned += 1
+                continue
+            moves.append(AddOp(par.op, key, dims, terms))
         if not moves:
             self.stats.rejected += 1
         return moves
+
+    def _partial_dims(self, par: Parallelized, logical: tuple[Dims, ...]) -> tuple[Dims, ...]:
+        """The dims of partial outputs: those that hold partial results side by side get
+        a variable of their own (summed over later, by linear ops only)."""
+        body = par.op.body
+        assert body is not None
+        out: list[Dims] = []
+        for k, (dims, holders) in enumerate(zip(logical, par.pattern.partial_dims, strict=True)):
+            saver = body.ops[body.outputs[k] - len(body.args)]
+            tile = body.type_of(saver.operands[0]).shape
+            out.append(
+                tuple(
+                    self.dim_types.partial_var(tile[d]) if d in holders else x
+                    for d, x in enumerate(dims)
+                )
+            )
+        return tuple(out)
 
     # --- steps ---------------------------------------------------------------------------
 
@@ -309,41 +349,20 @@ class SearchSpace:
                 self.limits.max_block_ops,
                 self.pruner.keep_term,
                 self.stats.block,
-                final_shapes=tuple(self._unmatched_shapes(node))
-                if len(node.ops) + 1 == self.limits.max_kernel_ops
-                else None,
+                final_shapes=tuple(self._unmatched_shapes(node)) if self._last(node) else None,
+                required=self._dangling(node) if self._last(node) else frozenset(),
             )
-            return KernelNode(
-                node.ops,
-                node.types,
-                node.values,
-                node.keys,
-                node.sigs,
-                node.dims,
-                node.terms,
-                node.matched,
-                node.last_key,
-                BlockState(),
-                gen,
-            )
+            return replace(node, block=BlockState(), block_gen=gen)
         if isinstance(move, GrowBlock):
-            return KernelNode(
-                node.ops,
-                node.types,
-                node.values,
-                node.keys,
-                node.sigs,
-                node.dims,
-                node.terms,
-                node.matched,
-                node.last_key,
-                move.state,
-                node.block_gen,
-            )
+            return replace(node, block=move.state)
         op = move.op
         types = [node.types[v] for v in op.operands]
         values = [node.values[v] for v in op.operands]
         keys = [node.keys[v] for v in op.operands]
+        seconds = self._op_seconds(op, types, move.deferred)
+        if seconds is None:
+            self.stats.rejected += 1
+            return None
         if move.same_as is not None:
             results, names = self.evaluator.structure(move.same_as, types, values, keys)
         else:
@@ -370,17 +389,57 @@ class SearchSpace:
             node.terms + move.terms,
             tuple(matched),
             move.key,
+            node.deferred | ({len(node.ops)} if move.deferred else set()),
+            node.seconds + seconds,
         )
         if node2.complete:
             self.stats.candidates += 1
+        elif not self._fresh(node2):
+            self.stats.transposed += 1
+            return None
         return node2
+
+    def _op_seconds(self, op: Op, types: list[TensorType], deferred: bool) -> float | None:
+        """The op's cost (a structure's at its best parallelization; None if none fits)."""
+        target = self.limits.target
+        if deferred:
+            found = parallelizations(op, types, target, partial=False)
+            return found[0].seconds if found else None
+        return op_cost(op, types, target).seconds
+
+    def _fresh(self, node: KernelNode) -> bool:
+        """Whether no prefix explored before gives the same values (same roles) at no
+        more cost: the subtrees below two such prefixes are the same."""
+        used = {v for op in node.ops for v in op.operands}
+        matched = set(node.matched)
+        items: list[tuple[object, ...]] = []
+        for v, (value, sig) in enumerate(zip(node.values, node.sigs, strict=True)):
+            role = 0 if v in matched else 1 if v in used or v < len(self.program.args) else 2
+            items.append((value.shape, role, tuple(float(f"{x:.6g}") for x in sig)))
+        key = tuple(sorted(items, key=repr))
+        best = self._seen.get(key)
+        if best is not None and best <= node.seconds:
+            return False
+        self._seen[key] = node.seconds
+        return True
 
     # --- candidates ----------------------------------------------------------------------
 
-    def candidate(self, node: KernelNode) -> Graph:
-        """The finished μGraph of a complete node: dead ops removed, outputs in the
-        program's dtypes."""
-        graph = Graph(self.program.args, node.ops, node.matched)
+    def candidate(self, node: KernelNode) -> Graph | None:
+        """The finished μGraph of a complete node: structures parallelized, dead ops
+        removed, outputs in the program's dtypes (None if a structure fits no
+        parallelization on the target)."""
+        ops = list(node.ops)
+        for j in sorted(node.deferred):
+            op = ops[j]
+            found = parallelizations(
+                op, [node.types[v] for v in op.operands], self.limits.target, partial=False
+            )
+            if not found:
+                self.stats.rejected += 1
+                return None
+            ops[j] = found[0].op
+        graph = Graph(self.program.args, tuple(ops), node.matched)
         return with_output_types(strip_dead(graph), self.program.output_types)
 
 

@@ -33,7 +33,7 @@ from mirage.passes.superoptimize.layout import (
     input_layout,
     omap_choices,
 )
-from mirage.passes.superoptimize.probes import SMALL_DIM, divisors, grid_probes
+from mirage.passes.superoptimize.probes import SMALL_DIM, divisors, grid_probes, loop_probes
 from mirage.passes.superoptimize.resources import check_fit
 from mirage.passes.superoptimize.target import Target
 
@@ -58,6 +58,8 @@ class Pattern:
     grid_used: tuple[bool, bool, bool]
     loop_used: bool
     partial_grid: frozenset[int]
+    partial_dims: tuple[frozenset[int], ...] = ()
+    """Per output: the dims that hold side-by-side partial results."""
 
 
 def patterns(body: Graph) -> list[Pattern]:
@@ -130,8 +132,11 @@ def patterns(body: Graph) -> list[Pattern]:
             return
         for omaps in itertools.product(*choices):
             partial: set[int] = set()
-            for j in output_ops:
-                partial |= {p for p, _ in layouts[body.ops[j].operands[0]].partial}
+            partial_dims: list[frozenset[int]] = []
+            for j, omap in zip(output_ops, omaps, strict=True):
+                grid_partial = {p for p, _ in layouts[body.ops[j].operands[0]].partial}
+                partial |= grid_partial
+                partial_dims.append(frozenset(omap[g] for g in grid_partial))
             found.append(
                 Pattern(
                     tuple(chosen[i][0] for i in input_ops),
@@ -140,6 +145,7 @@ def patterns(body: Graph) -> list[Pattern]:
                     grid_used,
                     loop_used,
                     frozenset(partial),
+                    tuple(partial_dims),
                 )
             )
 
@@ -229,11 +235,10 @@ def _cut_extents(body: Graph, pattern: Pattern, partitioner: int) -> list[int]:
     return out
 
 
-def _options(dims: list[int], partial: bool) -> list[int]:
-    if partial:
-        common = math.gcd(*dims)
-        return [e for e in grid_probes(common) if e >= 2]
+def _options(dims: list[int], probes_only: bool, loop: bool) -> list[int]:
     common = math.gcd(*dims)
+    if probes_only:
+        return [e for e in (loop_probes if loop else grid_probes)(common) if e >= 2]
     return [
         d
         for d in divisors(common)
@@ -247,7 +252,11 @@ def _options(dims: list[int], partial: bool) -> list[int]:
 class Parallelized:
     op: Op
     seconds: float
-    partial: bool
+    pattern: Pattern
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.pattern.partial_grid)
 
 
 def _better(a: Parallelized, b: Parallelized) -> bool:
@@ -270,48 +279,34 @@ def _priced(
     if not fit.ok:
         return None
     cost = graph_op_cost(new, list(operand_types), target, fit.shared_memory, fit.registers)
-    return Parallelized(new, cost.seconds, bool(pattern.partial_grid))
-
-
-def _pattern_of(op: Op, partial: bool) -> Pattern:
-    """The pattern of an instantiated graph op (its maps)."""
-    body = op.body
-    assert body is not None
-    inputs = [b for b in body.ops if b.kind == "input"]
-    outputs = [b for b in body.ops if b.kind == "output"]
-    grid = op.ints_attr("grid")
-    imaps = tuple(_map3(b.ints_attr("imap")) for b in inputs)
-    return Pattern(
-        imaps,
-        tuple(b.int_attr("forloop_dim") for b in inputs),
-        tuple(_map3(b.ints_attr("omap")) for b in outputs),
-        (grid[0] > 1, grid[1] > 1, grid[2] > 1),
-        op.int_attr("forloop_range") > 1,
-        frozenset({0, 1, 2}) if partial else frozenset(),
-    )
-
-
-def _map3(m: tuple[int, ...]) -> tuple[int, int, int]:
-    return (m[0], m[1], m[2])
+    return Parallelized(new, cost.seconds, pattern)
 
 
 def parallelizations(
-    op: Op, operand_types: Sequence[TensorType], target: Target
+    op: Op, operand_types: Sequence[TensorType], target: Target, partial: bool
 ) -> list[Parallelized]:
-    """The cheapest parallelization that computes what the structure computes, and, for
-    patterns with partial outputs, the cheapest few per output shape; cheapest first."""
+    """With `partial` false: the cheapest parallelization that computes what the structure
+    computes (none if nothing fits the target). With `partial` true: for patterns with
+    partial outputs, the cheapest few distinct outputs, with extents taken from the probes
+    (each is a different tensor, searched on its own). Cheapest first."""
+    key = (op, tuple(operand_types), target.name, partial)
+    hit = _memo.get(key)
+    if hit is not None:
+        return hit
     body = op.body
     assert body is not None
     best: dict[tuple[object, ...], Parallelized] = {}
     for pattern in patterns(body):
+        if bool(pattern.partial_grid) != partial:
+            continue
         options: list[list[int]] = []
         for p in range(4):
             used = pattern.loop_used if p == LOOP else pattern.grid_used[p]
             if not used:
                 options.append([1])
                 continue
-            options.append(_options(_cut_extents(body, pattern, p), p in pattern.partial_grid))
-        partial = bool(pattern.partial_grid)
+            dims = _cut_extents(body, pattern, p)
+            options.append(_options(dims, p in pattern.partial_grid or partial, p == LOOP))
         for gx, gy, gz, loops in itertools.product(*options):
             if gx * gy * gz > MAX_BLOCKS:
                 continue
@@ -321,18 +316,22 @@ def parallelizations(
             group = (found.op.results, pattern.omaps) if partial else ()
             old = best.get(group)
             if old is None or _better(found, old):
-                best[group] = Parallelized(found.op, found.seconds, partial)
+                best[group] = found
     # Other block sizes, for the extents chosen.
     for group, par in list(best.items()):
         grid = par.op.ints_attr("grid")
         loops = par.op.int_attr("forloop_range")
-        pattern = _pattern_of(par.op, par.partial)
         for block in BLOCK_SIZES[1:]:
             found = _priced(
-                op, pattern, operand_types, (grid[0], grid[1], grid[2]), loops, block, target
+                op, par.pattern, operand_types, (grid[0], grid[1], grid[2]), loops, block, target
             )
             if found is not None and _better(found, best[group]):
-                best[group] = Parallelized(found.op, found.seconds, par.partial)
-    complete = [p for p in best.values() if not p.partial]
-    partials = sorted((p for p in best.values() if p.partial), key=lambda p: p.seconds)
-    return complete + partials[:MAX_PARTIAL_VARIANTS]
+                best[group] = found
+    out = sorted(best.values(), key=lambda p: (p.seconds, repr(p.op)))[:MAX_PARTIAL_VARIANTS]
+    if len(_memo) > 4096:
+        _memo.clear()
+    _memo[key] = out
+    return out
+
+
+_memo: dict[tuple[object, ...], list[Parallelized]] = {}

@@ -1,0 +1,43 @@
+"""Measuring candidates on the GPU (`profile=true`): each is lowered to PTX, loaded and
+timed by the runtime the way DESIGN §8 timed the baselines (CUDA-graph replay, inputs
+rotated out of L2, median)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mirage.dialects.ugraph.graph import Graph
+from mirage.dialects.ugraph.to_ir import func_from_graph
+
+ARCHES = {"sm_80": "sm_80", "sm_90": "sm_90a"}
+
+
+class ProfileError(RuntimeError):
+    """Profiling cannot run here (no CUDA device or no driver)."""
+
+
+class GpuProfiler:
+    def __init__(self, target: str) -> None:
+        from mirage.lowering.runtime import NoDeviceError, driver
+
+        try:
+            driver.init()
+        except (NoDeviceError, ImportError, OSError) as e:
+            raise ProfileError(f"profile=true needs a CUDA device: {e}") from e
+        self.arch = ARCHES[target]
+
+    def measure(self, candidates: Sequence[Graph]) -> list[float]:
+        """Seconds per call of each candidate (infinity where it does not build)."""
+        from mirage.lowering.ptx.compile import CompileError, compile_function
+        from mirage.lowering.runtime import load, time_program
+
+        out: list[float] = []
+        for graph in candidates:
+            try:
+                program = compile_function(func_from_graph("candidate", graph), self.arch)
+            except (CompileError, ValueError, NotImplementedError):
+                out.append(float("inf"))
+                continue
+            timing = time_program(load(program))
+            out.append(timing.median_us * 1e-6)
+        return out

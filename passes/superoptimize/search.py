@@ -1,0 +1,274 @@
+"""The search of one program: cut into units, run them, verify and rank what they find.
+
+The tree is cut into units (subtrees) in a fixed order and each unit explores its subtree
+completely, so the candidates found, and the one chosen, are the same for the same seed
+whatever the number of workers, unless the time budget or Ctrl-C stops the search early
+(then the best verified candidate so far is returned). Candidates are verified in order of
+cost: while the search runs, each one cheaper than the best verified so far; at the end,
+all those cheaper than the `keep`-th verified one.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.superoptimize.cost import program_cost
+from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
+from mirage.passes.superoptimize.interfaces import EquivalenceCheck, Profiler, PruneCheck
+from mirage.passes.superoptimize.kernelgen import SearchLimits
+from mirage.passes.superoptimize.target import Target
+from mirage.passes.superoptimize.workers import (
+    Channel,
+    UnitExecutor,
+    local_pool,
+    run_unit,
+)
+
+UNITS_PER_WORKER = 8
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    time_budget: float = 600.0
+    max_kernel_ops: int = 2
+    max_block_ops: int = 11
+    workers: int = 2
+    target: Target | None = None
+    seed: int = 0
+    keep: int = 3
+    profile: bool = False
+
+
+@dataclass(frozen=True)
+class Ranked:
+    graph: Graph
+    seconds: float
+    """The cost model's estimate."""
+    measured: float | None = None
+    """Seconds per call on the GPU (profile=true)."""
+    verdict: str = ""
+
+
+@dataclass
+class SearchResult:
+    ranked: list[Ranked]
+    """Verified candidates, best first."""
+    baseline: float
+    """The cost model's estimate of the program as it was."""
+    stats: dict[str, int]
+    complete: bool
+    """Every unit explored its whole subtree."""
+    elapsed: float
+    units: int = 0
+    rejected_by_verifier: int = 0
+
+
+@dataclass
+class _Progress:
+    stream: TextIO | None
+    start: float = field(default_factory=time.time)
+    last: float = 0.0
+
+    def show(self, stats: dict[str, int], verified: int, best: float | None, units: str) -> None:
+        if self.stream is None:
+            return
+        now = time.time()
+        if now - self.last < 0.2:
+            return
+        self.last = now
+        best_text = f"{best * 1e6:.2f} us" if best is not None else "-"
+        self.stream.write(
+            f"\rsuperoptimize: {now - self.start:6.1f}s  units {units}  "
+            f"explored {stats.get('explored', 0)}  pruned {stats.get('pruned', 0)}  "
+            f"verified {verified}  best {best_text}   "
+        )
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.stream is not None:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+class Search:
+    """One search: units, their results, verification and ranking."""
+
+    def __init__(
+        self,
+        program: Graph,
+        options: SearchOptions,
+        make_pruner: Callable[[Graph], PruneCheck],
+        verifier: EquivalenceCheck,
+        profiler: Profiler | None = None,
+        executor: UnitExecutor | None = None,
+        progress: TextIO | None = None,
+    ) -> None:
+        assert options.target is not None
+        self.program = program
+        self.options = options
+        self.job = Job(
+            program,
+            SearchLimits(
+                options.max_kernel_ops, options.max_block_ops, options.target, options.seed
+            ),
+            options.keep,
+            make_pruner,
+        )
+        self.verifier = verifier
+        self.profiler = profiler
+        self.executor = executor
+        self.progress = _Progress(progress)
+        self.found: dict[str, Found] = {}
+        self.verified: dict[str, bool] = {}
+        self.verdicts: dict[str, str] = {}
+        self.stats: dict[str, int] = {}
+
+    # --- verification --------------------------------------------------------------
+
+    def _verify(self, f: Found) -> bool:
+        if f.text not in self.verified:
+            verdict = self.verifier.verify(f.graph)
+            self.verified[f.text] = verdict.equivalent
+            self.verdicts[f.text] = str(verdict)
+        return self.verified[f.text]
+
+    def _best_verified(self) -> float | None:
+        costs = [self.found[t].seconds for t, ok in self.verified.items() if ok]
+        return min(costs) if costs else None
+
+    def _take(self, result: UnitResult) -> None:
+        if not result.reported:
+            for k, v in result.stats.items():
+                self.stats[k] = self.stats.get(k, 0) + v
+        for f in result.found:
+            self.found.setdefault(f.text, f)
+        # Verify what would beat the best so far, cheapest first.
+        for f in sorted(result.found, key=lambda f: (f.seconds, f.text)):
+            best = self._best_verified()
+            if best is not None and f.seconds >= best:
+                break
+            self._verify(f)
+
+    def _finish_verification(self) -> list[Found]:
+        ranked: list[Found] = []
+        for f in sorted(self.found.values(), key=lambda f: (f.seconds, f.text)):
+            if len(ranked) >= self.options.keep:
+                break
+            if self._verify(f):
+                ranked.append(f)
+        return ranked
+
+    # --- running ---------------------------------------------------------------------
+
+    def run(self) -> SearchResult:
+        start = time.time()
+        deadline = start + self.options.time_budget
+        explorer = Explorer(self.job)
+        workers = max(1, self.options.workers)
+        units = split(explorer, UNITS_PER_WORKER * workers)
+        complete = True
+        done = 0
+        if self.executor is None and workers == 1:
+            for path in units:
+                result = explorer.run(path, deadline)
+                self._take(result)
+                done += 1
+                complete = complete and result.complete
+                self.progress.show(
+                    self.stats,
+                    sum(self.verified.values()),
+                    self._best_verified(),
+                    f"{done}/{len(units)}",
+                )
+                if explorer.interrupted or time.time() > deadline:
+                    complete = False
+                    break
+        else:
+            complete = self._run_parallel(units, deadline, workers)
+        self.progress.done()
+        ranked = self._finish_verification()
+        out = [Ranked(f.graph, f.seconds, None, self.verdicts.get(f.text, "")) for f in ranked]
+        if self.options.profile and self.profiler is not None and out:
+            times = self.profiler.measure([r.graph for r in out])
+            out = sorted(
+                (Ranked(r.graph, r.seconds, t, r.verdict) for r, t in zip(out, times, strict=True)),
+                key=lambda r: (r.measured if r.measured is not None else float("inf"), r.seconds),
+            )
+        assert self.options.target is not None
+        return SearchResult(
+            out,
+            program_cost(self.program, self.options.target).seconds,
+            self.stats,
+            complete,
+            time.time() - start,
+            len(units),
+            sum(1 for ok in self.verified.values() if not ok),
+        )
+
+    def _run_parallel(self, units: Sequence[Path], deadline: float, workers: int) -> bool:
+        channel: Channel | None = None
+        executor = self.executor
+        own = executor is None
+        if executor is None:
+            channel = Channel.create()
+            executor = local_pool(workers, channel)
+        job_id = uuid.uuid4().hex
+        pending: set[Future[UnitResult]] = {
+            executor.submit(run_unit, job_id, self.job, path, deadline) for path in units
+        }
+        complete = True
+        done = 0
+        try:
+            while pending:
+                try:
+                    finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+                except KeyboardInterrupt:
+                    complete = False
+                    self._stop(channel, pending)
+                    continue
+                for fut in finished:
+                    if fut.cancelled():
+                        complete = False
+                        continue
+                    result = fut.result()
+                    self._take(result)
+                    complete = complete and result.complete
+                    done += 1
+                stats = dict(self.stats)
+                if channel is not None:
+                    for k, v in channel.totals().items():
+                        stats[k] = stats.get(k, 0) + v
+                self.progress.show(
+                    stats,
+                    sum(self.verified.values()),
+                    self._best_verified(),
+                    f"{done}/{len(units)}",
+                )
+                if time.time() > deadline + 1.0:
+                    complete = False
+                    self._stop(channel, pending)
+        finally:
+            if own:
+                executor.shutdown(wait=True, cancel_futures=True)
+        if channel is not None:
+            for k, v in channel.totals().items():
+                self.stats[k] = self.stats.get(k, 0) + v
+        return complete
+
+    @staticmethod
+    def _stop(channel: Channel | None, pending: set[Future[UnitResult]]) -> None:
+        if channel is not None:
+            channel.stop.set()
+        for fut in pending:
+            fut.cancel()
+
+
+def stderr_if_terminal() -> TextIO | None:
+    return sys.stderr if sys.stderr.isatty() else None

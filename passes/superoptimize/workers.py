@@ -1,0 +1,93 @@
+"""Running units of the search in worker processes.
+
+Units go to any `concurrent.futures.Executor`-like object (`UnitExecutor`): the local
+default is a process pool; an engine that runs Python callables on a cluster and returns
+futures (Dask's `Client`, Ray's `ray.util` pools) fits the same two calls. A unit is
+picklable: the job (program, limits, pruner factory) and a path in the search tree. Each
+worker process keeps the explorer of the job it last ran, so units of one job share the
+nodes on their way and the pruner's and the evaluator's memory.
+
+Only the local pool gets the live channel (a stop flag and progress counters in shared
+memory); elsewhere units stop at the deadline and report when done.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from mirage.passes.superoptimize.explore import Explorer, Job, Path, UnitResult
+
+COUNTERS = ("explored", "pruned", "rejected", "candidates")
+
+
+class UnitExecutor(Protocol):
+    def submit(self, fn: Callable[..., UnitResult], /, *args: Any) -> Future[UnitResult]: ...
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None: ...
+
+
+@dataclass
+class Channel:
+    """Shared memory between the search and its local workers."""
+
+    stop: Any
+    counters: Any
+    """One signed 64-bit counter per name of COUNTERS."""
+
+    @classmethod
+    def create(cls) -> Channel:
+        ctx = multiprocessing.get_context()
+        return cls(ctx.Event(), ctx.Array("q", len(COUNTERS), lock=True))
+
+    def add(self, delta: dict[str, int]) -> None:
+        with self.counters.get_lock():
+            for i, name in enumerate(COUNTERS):
+                self.counters[i] += delta.get(name, 0)
+
+    def totals(self) -> dict[str, int]:
+        with self.counters.get_lock():
+            return {name: int(self.counters[i]) for i, name in enumerate(COUNTERS)}
+
+
+_channel: Channel | None = None
+_explorers: dict[str, Explorer] = {}
+
+
+def _init_worker(channel: Channel | None) -> None:
+    global _channel
+    _channel = channel
+    # Ctrl-C reaches the whole process group: the search stops its workers through the
+    # channel and collects what they found.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def explorer_for(job_id: str, job: Job) -> Explorer:
+    explorer = _explorers.get(job_id)
+    if explorer is None:
+        _explorers.clear()
+        explorer = Explorer(job)
+        channel = _channel
+        if channel is not None:
+            explorer.should_stop = channel.stop.is_set
+            explorer.on_progress = channel.add
+        _explorers[job_id] = explorer
+    return explorer
+
+
+def run_unit(job_id: str, job: Job, path: Path, deadline: float) -> UnitResult:
+    """Explore one unit (in a worker)."""
+    explorer = explorer_for(job_id, job)
+    result = explorer.run(path, deadline)
+    if _channel is not None:
+        _channel.add(explorer.unreported())
+        result.reported = True
+    return result
+
+
+def local_pool(workers: int, channel: Channel) -> Executor:
+    return ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(channel,))
