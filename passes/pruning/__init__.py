@@ -17,7 +17,7 @@ Use from the search:
     pruner = Pruner(target_graph, cache="~/.cache/mirage/pruning.log")
     if pruner.keep(prefix_graph):      # every value at every level fits the target
         ...grow it...
-    pruner.keep_term(term)             # one expression (say, of an op about to be added)
+    pruner.keep(term)                  # one expression (say, of an op about to be added)
     AbstractExprs.of(graph)[value]     # the expression of one value; .bodies for nested ones
     b = ExprBuilder(arg_terms, arg_types, grid=(g, 1, 1), forloop_range=n)
     b.push(block_op); b.pop()          # a block graph built op by op, with backtracking

@@ -116,14 +116,17 @@ class Pruner:
             if not self.keep_term(term):
                 yield path, term
 
-    def keep(self, prefix: Graph) -> bool:
-        """Does every value of `prefix` (at every level) fit the target?
+    def keep(self, prefix: Graph | Term) -> bool:
+        """Does every value of `prefix` (at every level) fit the target? (For a single
+        expression, the same as `keep_term`.)
 
         Incremental: the ops that `prefix` shares with the prefix asked about before
         (the same leading kernel ops, and the same leading ops of a graph-defined op still
         being built, as a depth-first search makes them) are not evaluated again. A
         graph-defined op is still being built when it has no results yet or its body no
         outputs."""
+        if isinstance(prefix, Term):
+            return self.keep_term(prefix)
         self.stats.prefixes += 1
         if prefix.args != self._args:
             self._args = prefix.args

@@ -28,7 +28,7 @@ def test_answers_are_reused_in_memory() -> None:
     assert pruner.stats.decided == decided
     assert pruner.stats.cache_hits == len(QUERIES)
     # A different term with the same canonical form is not decided again.
-    pruner.keep_term(parse_term("sum(16, mul(w, x))"))
+    assert pruner.keep(parse_term("sum(16, mul(w, x))"))
     assert pruner.stats.decided == decided
 
 
