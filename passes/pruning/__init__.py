@@ -12,11 +12,11 @@ the target is ever pruned.
 
 Use from the search:
 
-    from mirage.passes.pruning import AbstractExprs, Pruner
+    from mirage.passes.pruning import AbstractExprs, ExprBuilder, Pruner
 
     pruner = Pruner(target_graph, cache="~/.cache/mirage/pruning.log")
-    if pruner.keep(prefix_graph):      # every value at every level fits the target
-        ...grow it...
+    if pruner.keep(prefix_graph):      # every value at every level fits the target;
+        ...grow it...                  # ops shared with the last prefix are not redone
     pruner.keep(term)                  # one expression (say, of an op about to be added)
     AbstractExprs.of(graph)[value]     # the expression of one value; .bodies for nested ones
     b = ExprBuilder(arg_terms, arg_types, grid=(g, 1, 1), forloop_range=n)

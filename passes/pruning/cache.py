@@ -56,7 +56,7 @@ class AnswerCache:
 
     def __init__(self, target_key: str, path: str | os.PathLike[str] | None = None):
         self.target = digest(target_key, _TARGET_HEX)
-        self.path = Path(path) if path is not None else None
+        self.path = Path(path).expanduser() if path is not None else None
         self.memory: dict[str, bool] = {}
         self.loaded = 0
         self.skipped_lines = 0
