@@ -73,6 +73,12 @@ def _check_equivalence() -> type[ModulePass]:
     return CheckEquivalencePass
 
 
+def _superoptimize() -> type[ModulePass]:
+    from mirage.passes.superoptimize.module_pass import SuperoptimizePass
+
+    return SuperoptimizePass
+
+
 def _lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     from mirage.lowering.to_llvm.pipeline import LOWERING_PASSES
 
@@ -87,6 +93,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-linalg-to-kernel": _convert_linalg_to_kernel,
         "convert-kernel-to-linalg": _convert_kernel_to_linalg,
         "check-equivalence": _check_equivalence,
+        "superoptimize": _superoptimize,
     }
 
 
