@@ -7,12 +7,16 @@ keeps a matmul pending until its result is used: a sum over a batch axis of a pe
 product becomes a product over the longer contraction (iterations x K); any other use runs
 it with the broadcast batch axes folded into rows or columns. Results are the same values
 (exact domains) or a reordered sum (float domains).
+
+Products can also be remembered: `remember_product(a, b)` computes a @ b once, and any
+later product of exactly that data in exactly that layout (a tiled block matmul whose tiles
+contract back into the whole operands, say) takes the remembered value.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
@@ -34,9 +38,36 @@ class Pending(Generic[V]):
 
 
 class ContractingDomain(Domain["V | Pending[V]"], Generic[V]):
-    def __init__(self, inner: Domain[V]) -> None:
+    def __init__(
+        self, inner: Domain[V], identity: Callable[[V], Hashable | None] | None = None
+    ) -> None:
         self.inner = inner
         self.name = inner.name
+        self.identity = identity
+        """Names the data of a value (None: not nameable); needed to remember products."""
+        self.known: dict[Hashable, V] = {}
+        self.reused = 0
+        """How many products were taken from `known`."""
+
+    def remember_product(self, a: V, b: V) -> None:
+        key = self._product_key(a, b)
+        if key is not None and key not in self.known:
+            self.known[key] = self.inner.matmul(a, b)
+
+    def _product_key(self, a: V, b: V) -> Hashable | None:
+        if self.identity is None:
+            return None
+        ka, kb = self.identity(a), self.identity(b)
+        return None if ka is None or kb is None else (ka, kb)
+
+    def _matmul(self, a: V, b: V) -> V:
+        key = self._product_key(a, b) if self.known else None
+        hit = self.known.get(key) if key is not None else None
+        if hit is None:
+            return self.inner.matmul(a, b)
+        self.reused += 1
+        shape = shapes.matmul(self.inner.shape(a), self.inner.shape(b))
+        return self.inner.restructure(hit, lambda x: x.reshape(shape))
 
     def _pending(self, value: V | Pending[V]) -> Pending[V] | None:
         return cast(Pending[V], value) if isinstance(value, Pending) else None
@@ -44,7 +75,7 @@ class ContractingDomain(Domain["V | Pending[V]"], Generic[V]):
     def force(self, value: V | Pending[V]) -> V:
         pending = self._pending(value)
         if pending is not None:
-            return folded_matmul(self.inner, pending.a, pending.b)
+            return folded_matmul(self.inner, pending.a, pending.b, self._matmul)
         return cast(V, value)
 
     def from_array(self, array: Array) -> V:
@@ -110,24 +141,29 @@ class ContractingDomain(Domain["V | Pending[V]"], Generic[V]):
 
         del rank
         return folded_matmul(
-            inner, inner.restructure(a, into_k_of_a), inner.restructure(b, into_k_of_b)
+            inner,
+            inner.restructure(a, into_k_of_a),
+            inner.restructure(b, into_k_of_b),
+            self._matmul,
         )
 
 
-def folded_matmul(domain: Domain[V], a: V, b: V) -> V:
+def folded_matmul(domain: Domain[V], a: V, b: V, matmul: Callable[[V, V], V] | None = None) -> V:
     """a @ b where batch axes that only one operand has (the other broadcasts) are folded
-    into that operand's rows or columns, so the domain sees few large products."""
+    into that operand's rows or columns, so the domain sees few large products (computed
+    by `matmul`, the domain's own by default)."""
+    matmul = matmul or domain.matmul
     sa, sb = domain.shape(a), domain.shape(b)
     batch = len(sa) - 2
     into_rows = [i for i in range(batch) if sb[i] == 1 and sa[i] > 1]
     into_cols = [i for i in range(batch) if sa[i] == 1 and sb[i] > 1]
     if not into_rows and not into_cols:
-        return domain.matmul(a, b)
+        return matmul(a, b)
     if into_rows:
         a = domain.restructure(a, lambda x: _fold(x, into_rows, -2))
     if into_cols:
         b = domain.restructure(b, lambda x: _fold(x, into_cols, -1))
-    product = domain.matmul(a, b)
+    product = matmul(a, b)
     rows = [sa[i] for i in into_rows]
     cols = [sb[i] for i in into_cols]
     return domain.restructure(product, lambda x: _unfold(x, into_rows, rows, into_cols, cols))
@@ -166,3 +202,13 @@ def _unfold(
     current = [*rest, *row_axes, "m", *col_axes, "n"]
     wanted: list[int | str] = [*range(batch), "m", "n"]
     return split.transpose([current.index(w) for w in wanted])
+
+
+def array_identity(x: Array) -> Hashable:
+    """The data of an array: address, dtype, and shape and strides without leading
+    extent-1 axes. Two live arrays with equal identities hold the same elements in the same
+    layout."""
+    lead = 0
+    while lead < x.ndim - 2 and x.shape[lead] == 1:
+        lead += 1
+    return (x.__array_interface__["data"][0], x.dtype.str, x.shape[lead:], x.strides[lead:])

@@ -10,14 +10,17 @@ rejected if it is a numerically unstable rewrite of the reference.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from mirage.dialects import shapes
 from mirage.dialects.semantics.domain import FloatDomain
 from mirage.dialects.ugraph.graph import Graph
-from mirage.passes.equivalence.contraction import ContractingDomain
+from mirage.passes.equivalence.contraction import ContractingDomain, array_identity
 from mirage.passes.equivalence.domain import FFValue, FiniteFieldDomain, Lazy
 from mirage.passes.equivalence.field import P, Q, random_omega
 from mirage.passes.equivalence.incremental import ResultCache, run_incremental
@@ -55,6 +58,10 @@ class VerifierOptions:
     hold then, and a stand-in that picks one of two branches (relu, max) agrees with a
     wrong program in about half the tests per element (2^-40 < 1e-12)."""
     cache_bytes: int = 1 << 30
+    input_products: bool = True
+    """Compute the products of pairs of inputs (A @ B where the shapes allow) once per test
+    in the fingerprint: candidates whose tiled matmuls contract back into such a product
+    take it instead of computing it again."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +132,7 @@ class FieldTest:
 def draw_inputs(graph: Graph, seed: int) -> tuple[ContractingDomain[FFValue], list[FFValue]]:
     """The domain (with its random omega) and the random inputs of the test `seed`."""
     rng = np.random.default_rng(seed)
-    domain = ContractingDomain(FiniteFieldDomain(random_omega(rng)))
+    domain = ContractingDomain(FiniteFieldDomain(random_omega(rng)), _field_identity)
     inputs: list[FFValue] = []
     for ty in graph.args:
         re = rng.integers(0, P, size=ty.shape).astype(np.float64)
@@ -139,6 +146,27 @@ def _lazy_uniform(seed: int, shape: tuple[int, ...], m: int) -> Lazy:
     return Lazy(
         lambda: (np.random.default_rng(seed).integers(0, m, size=shape).astype(np.float64), False)
     )
+
+
+def _field_identity(value: FFValue) -> Hashable | None:
+    return array_identity(value.re) if value.im is None else None
+
+
+MAX_PRODUCT_ELEMENTS = 1 << 24
+
+
+def remember_input_products(
+    graph: Graph, domain: ContractingDomain[Any], inputs: Sequence[Any]
+) -> None:
+    """Have `domain` compute now every product of two inputs whose shapes allow one."""
+    for i, a in enumerate(graph.args):
+        for j, b in enumerate(graph.args):
+            try:
+                shape = shapes.matmul(a.shape, b.shape)
+            except shapes.ShapeError:
+                continue
+            if math.prod(shape) <= MAX_PRODUCT_ELEMENTS:
+                domain.remember_product(inputs[i], inputs[j])
 
 
 def seed_of_test(base: int, index: int) -> int:
@@ -164,6 +192,8 @@ class ReferenceFingerprint:
         self.discarded = 0
         self._attempt = 0
         self._float: list[FloatSample] | None = None
+        self.f32 = ContractingDomain(FloatDomain(np.float32), array_identity)
+        """The float32 domain of the stability check (with the float samples' products)."""
         own = error_bound(self.facts, self.facts).tests_for(self.options.error_bound)
         for i in range(min(own or 1, self.options.max_tests)):
             self.test(i)
@@ -177,6 +207,8 @@ class ReferenceFingerprint:
                 seed = seed_of_test(self.options.seed, self._attempt)
                 self._attempt += 1
                 domain, inputs = draw_inputs(self.graph, seed)
+                if self.options.input_products:
+                    remember_input_products(self.graph, domain, inputs)
                 outputs = run_incremental(
                     self.graph, inputs, domain, self.cache, ("ff", seed), domain.force
                 )
@@ -197,11 +229,13 @@ class ReferenceFingerprint:
         if self._float is None:
             opts = self.options.stability or StabilityOptions()
             f64 = ContractingDomain(FloatDomain(np.float64))
-            f32 = ContractingDomain(FloatDomain(np.float32))
+            f32 = self.f32
             samples: list[FloatSample] = []
             for k in range(draws(self.graph, opts)):
                 inputs = stability_inputs(self.graph, opts, k)
                 in32 = [x.astype(np.float32) for x in inputs]
+                if self.options.input_products:
+                    remember_input_products(self.graph, f32, in32)
                 with np.errstate(all="ignore"):  # overflow is what this check looks for
                     want = run_incremental(self.graph, inputs, f64, None, "f64", f64.force)
                     own = run_incremental(self.graph, in32, f32, self.cache, ("f32", k), f32.force)
@@ -221,7 +255,6 @@ class Verifier:
         else:
             self.fingerprint = ReferenceFingerprint(reference, options)
         self.options = self.fingerprint.options
-        self._f32 = ContractingDomain(FloatDomain(np.float32))
 
     def verify(self, candidate: Graph) -> Verdict:
         fp = self.fingerprint
@@ -286,7 +319,7 @@ class Verifier:
             namespace = ("f32", sample.draw)
             with np.errstate(all="ignore"):
                 got = run_incremental(
-                    candidate, sample.inputs, self._f32, fp.cache, namespace, self._f32.force
+                    candidate, sample.inputs, fp.f32, fp.cache, namespace, fp.f32.force
                 )
             found = found.worst(compare(sample, got))
         return found

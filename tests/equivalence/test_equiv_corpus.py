@@ -69,3 +69,12 @@ def test_verdicts_do_not_depend_on_the_seed() -> None:
             for s in (1, 2, 3)
         }
         assert verdicts == {expect == "equivalent"}, path.name
+
+
+def test_remembered_input_products_do_not_change_verdicts() -> None:
+    for path in CORPUS:
+        reference, candidate, _, _ = _load(path)
+        plain = VerifierOptions(input_products=False)
+        a = Verifier(reference).verify(candidate)
+        b = Verifier(reference, plain).verify(candidate)
+        assert (a.equivalent, a.counterexample) == (b.equivalent, b.counterexample), path.name

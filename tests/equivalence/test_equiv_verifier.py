@@ -175,3 +175,17 @@ def test_candidates_undefined_where_the_reference_is_defined_are_rejected() -> N
     assert "is not finite at output 0" in verdict.reason
     # The other way round is fine: the candidate is defined wherever the reference is.
     assert Verifier(candidate).verify(reference)
+
+
+def test_input_products_are_reused_and_change_nothing() -> None:
+    program, ugraph = _load("rmsnorm_linear_small.mlir")
+    with_products = Verifier(program)
+    verdict = with_products.verify(ugraph)
+    assert verdict.equivalent
+    # The block matmul of every test contracted back into the whole X @ W.
+    reused = [t.domain.reused for t in with_products.fingerprint.tests]
+    assert all(r >= 1 for r in reused), reused
+    assert with_products.fingerprint.f32.reused >= 1
+    without = Verifier(program, VerifierOptions(input_products=False))
+    assert without.verify(ugraph).equivalent
+    assert all(t.domain.reused == 0 for t in without.fingerprint.tests)
