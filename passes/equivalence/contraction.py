@@ -205,10 +205,14 @@ def _unfold(
 
 
 def array_identity(x: Array) -> Hashable:
-    """The data of an array: address, dtype, and shape and strides without leading
-    extent-1 axes. Two live arrays with equal identities hold the same elements in the same
-    layout."""
-    lead = 0
-    while lead < x.ndim - 2 and x.shape[lead] == 1:
-        lead += 1
-    return (x.__array_interface__["data"][0], x.dtype.str, x.shape[lead:], x.strides[lead:])
+    """The data of an array: address, dtype, the matrix dims' shape and strides, and those
+    of the batch dims of extent > 1. Two live arrays with equal identities hold the same
+    matrices in the same layout."""
+    batch = [(n, st) for n, st in zip(x.shape[:-2], x.strides[:-2], strict=True) if n != 1]
+    return (
+        x.__array_interface__["data"][0],
+        x.dtype.str,
+        tuple(batch),
+        x.shape[-2:],
+        x.strides[-2:],
+    )

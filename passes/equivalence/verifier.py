@@ -153,19 +153,22 @@ def _field_identity(value: FFValue) -> Hashable | None:
 
 
 MAX_PRODUCT_ELEMENTS = 1 << 24
+MAX_PRODUCT_FLOPS = 1 << 31
 
 
 def remember_input_products(
     graph: Graph, domain: ContractingDomain[Any], inputs: Sequence[Any]
 ) -> None:
-    """Have `domain` compute now every product of two inputs whose shapes allow one."""
+    """Have `domain` compute now every product of two inputs whose shapes allow one (and
+    that is not too large to be worth it)."""
     for i, a in enumerate(graph.args):
         for j, b in enumerate(graph.args):
             try:
                 shape = shapes.matmul(a.shape, b.shape)
             except shapes.ShapeError:
                 continue
-            if math.prod(shape) <= MAX_PRODUCT_ELEMENTS:
+            flops = 2 * math.prod(shape) * a.shape[-1]
+            if math.prod(shape) <= MAX_PRODUCT_ELEMENTS and flops <= MAX_PRODUCT_FLOPS:
                 domain.remember_product(inputs[i], inputs[j])
 
 
