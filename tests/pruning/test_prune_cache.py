@@ -3,7 +3,8 @@ with a damaged file."""
 
 from __future__ import annotations
 
-import multiprocessing
+import subprocess
+import sys
 from pathlib import Path
 
 from mirage.passes.pruning import Pruner, parse_term
@@ -76,22 +77,26 @@ def test_garbage_lines_are_skipped(tmp_path: Path) -> None:
     assert reread.skipped_lines == 3
 
 
-def _writer(path: str, worker: int, count: int) -> None:
-    cache = AnswerCache("shared target", path)
-    for i in range(count):
-        cache.put(f"worker {worker} query {i}", (i + worker) % 3 == 0)
+_WRITER = """
+import sys
+from mirage.passes.pruning.cache import AnswerCache
+path, worker, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+cache = AnswerCache("shared target", path)
+for i in range(count):
+    cache.put(f"worker {worker} query {i}", (i + worker) % 3 == 0)
+"""
 
 
 def test_two_processes_write_one_file(tmp_path: Path) -> None:
     path = tmp_path / "answers.log"
     count = 300
-    ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=_writer, args=(str(path), w, count)) for w in range(2)]
+    # Two separate interpreters writing at the same time, as two searches would.
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _WRITER, str(path), str(w), str(count)])
+        for w in range(2)
+    ]
     for p in procs:
-        p.start()
-    for p in procs:
-        p.join(timeout=60)
-        assert p.exitcode == 0
+        assert p.wait(timeout=120) == 0
     cache = AnswerCache("shared target", path)
     assert cache.skipped_lines == 0
     assert cache.loaded == 2 * count
