@@ -97,6 +97,7 @@ class BlockStats:
     generated: int = 0
     pruned: int = 0
     rejected: int = 0
+    bounded: int = 0
 
 
 _DISTINCT_OPERANDS = frozenset({"add", "sub", "mul", "div", "max", "pow", "concat"})
@@ -122,6 +123,9 @@ class BlockGenerator:
     """Otherwise, the most outputs it may give."""
     required: frozenset[int] = frozenset()
     """Kernel values it must read (results of earlier kernel ops nothing else reads)."""
+    affordable: Callable[[frozenset[int]], bool] = lambda reads: True
+    """Whether reading these kernel values may still lead to a candidate cheaper than the
+    best known (a lower bound of the cost against it)."""
 
     # --- materializing -------------------------------------------------------------
 
@@ -331,9 +335,17 @@ class BlockGenerator:
         accumulator = kind.startswith("accum_")
         new_inputs = [o.value for o in operands if isinstance(o, _Fresh)]
         existing = {o for o in operands if not isinstance(o, _Fresh)}
+        if kind == "accum_sum" and any(isinstance(o, _Fresh) or o < 0 for o in operands):
+            # An input tile summed over iterations means anything only without a loop,
+            # and then its ops may as well run in the loop (the canonical place).
+            self.stats.rejected += 1
+            return None
         freed = sum(1 for r in existing if self._frees(state, r))
         if not self._room(state, freed, accumulator, len(new_inputs), frozenset(new_inputs)):
             self.stats.rejected += 1
+            return None
+        if new_inputs and not self.affordable(frozenset(state.inputs) | set(new_inputs)):
+            self.stats.bounded += 1
             return None
         inputs = state.inputs + tuple(new_inputs)
         refs = tuple(-(inputs.index(o.value) + 1) if isinstance(o, _Fresh) else o for o in operands)

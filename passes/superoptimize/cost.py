@@ -14,8 +14,9 @@ from mirage.passes.superoptimize.target import Target
 
 ITERATION_SECONDS = 0.02e-6
 """Per loop iteration of a block: a barrier and the issue of the next loads."""
-LIBRARY_EFFICIENCY = 0.85
-"""Fraction of peak bandwidth or flops that a pre-defined (library) kernel reaches."""
+EFFICIENCY = 0.85
+"""Fraction of peak bandwidth or flops that a kernel reaches at best (a library kernel for
+a pre-defined op, or a generated one)."""
 _SATURATING_SM_FRACTION = 0.4
 """Fraction of the SMs that, busy, saturate device-memory bandwidth."""
 
@@ -83,7 +84,7 @@ def predefined_cost(op: Op, operands: list[TensorType], target: Target) -> Kerne
         tensor / target.tensor_flops,
         vector / target.vector_flops,
     )
-    seconds = target.launch_seconds + target.memory_latency_seconds + busy / LIBRARY_EFFICIENCY
+    seconds = target.launch_seconds + target.memory_latency_seconds + busy / EFFICIENCY
     return KernelCost(op.kind, seconds, dram, tensor + vector)
 
 
@@ -157,8 +158,18 @@ def graph_op_cost(
         blocks * smem_traffic / (target.shared_bandwidth_per_sm * active_sms),
     )
     latency = waves * (target.memory_latency_seconds + loops * ITERATION_SECONDS)
-    seconds = target.launch_seconds + busy + latency
+    seconds = target.launch_seconds + busy / EFFICIENCY + latency
     return KernelCost("graph", seconds, dram, blocks * (tensor + vector), blocks)
+
+
+def kernel_lower_bound(dram_bytes: int, target: Target) -> float:
+    """No kernel that moves `dram_bytes` through device memory takes less (a bound of both
+    `predefined_cost` and `graph_op_cost`)."""
+    return (
+        target.launch_seconds
+        + target.memory_latency_seconds
+        + dram_bytes / target.dram_bandwidth / EFFICIENCY
+    )
 
 
 def op_cost(op: Op, operands: list[TensorType], target: Target) -> KernelCost:

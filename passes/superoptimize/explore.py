@@ -29,6 +29,8 @@ class Job:
     limits: SearchLimits
     keep: int
     make_pruner: Callable[[Graph], PruneCheck]
+    bound: float = float("inf")
+    """Seconds that a candidate must beat (the program's own, or a known candidate's)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ class Explorer:
         self.space = SearchSpace(
             self.job.program, self.job.limits, self.job.make_pruner(self.job.program)
         )
+        self.space.bound = self.job.bound
 
     def expand(self, path: Path) -> tuple[KernelNode, list[Move]] | None:
         """The node at `path` and its moves (None where a step on the way fails)."""
@@ -102,6 +105,9 @@ class Explorer:
             fused = fuse_program(graph)
             seconds = program_cost(fused, self.job.limits.target).seconds
             text = repr(fused)
+            # A prefix that cannot beat this candidate needs no exploring: the best
+            # candidate is still found whatever the order (bounds are strict).
+            self.space.bound = min(self.space.bound, seconds)
             if text not in found:
                 found[text] = Found(seconds, text, fused)
                 if len(found) > 4 * self.job.keep:

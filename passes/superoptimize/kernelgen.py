@@ -9,7 +9,7 @@ of parallel work); `step` applies one move and evaluates the fingerprints it nee
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
 from mirage.dialects.shapes import ShapeError
@@ -23,7 +23,7 @@ from mirage.passes.superoptimize.blockgen import (
     BlockStats,
     FinishedGraph,
 )
-from mirage.passes.superoptimize.cost import op_cost
+from mirage.passes.superoptimize.cost import kernel_lower_bound, op_cost
 from mirage.passes.superoptimize.dims import DimMismatch, Dims, DimTypes
 from mirage.passes.superoptimize.fingerprint import (
     Array,
@@ -96,6 +96,8 @@ class KernelNode:
     """Ops that are structures still to parallelize."""
     seconds: float = 0.0
     """The cost model's estimate of the ops so far."""
+    deps: tuple[frozenset[int], ...] = ()
+    """The program arguments each value depends on."""
     block: BlockState | None = None
     block_gen: BlockGenerator | None = None
 
@@ -112,6 +114,7 @@ class SearchStats:
     finished_graphs: int = 0
     candidates: int = 0
     transposed: int = 0
+    bounded: int = 0
     block: BlockStats = field(default_factory=BlockStats)
 
     def as_dict(self) -> dict[str, int]:
@@ -122,6 +125,7 @@ class SearchStats:
             "generated": self.block.generated,
             "finished_graphs": self.finished_graphs,
             "transposed": self.transposed,
+            "bounded": self.bounded + self.block.bounded,
             "candidates": self.candidates,
         }
 
@@ -145,6 +149,9 @@ class SearchSpace:
         self.evaluator = Evaluator()
         self.dim_types = DimTypes(program)
         self._seen: dict[tuple[object, ...], float] = {}
+        self.bound = float("inf")
+        self.output_deps = _output_deps(program)
+        """Seconds of the cheapest candidate known: a prefix that cannot beat it is cut."""
         self.stats = SearchStats()
 
     # --- the root ----------------------------------------------------------------------
@@ -158,7 +165,10 @@ class SearchSpace:
         )
         dims = tuple(self.dim_types.args)
         terms = AbstractExprs.of(self.program).terms[: len(values)]
-        return KernelNode((), self.program.args, values, keys, sigs, dims, terms, matched)
+        deps = tuple(frozenset({i}) for i in range(len(values)))
+        return KernelNode(
+            (), self.program.args, values, keys, sigs, dims, terms, matched, deps=deps
+        )
 
     def _match(
         self,
@@ -297,8 +307,8 @@ class SearchSpace:
         self.stats.finished_graphs += 1
         moves: list[Move] = []
         op = finished.op
-        if self._fits_last(node, op):
-            key = self._kernel_key(node, op)
+        if self._last(node):
+            key = self._kernel_key(node, op) if self._fits_last(node, op) else None
             if key is not None:
                 moves.append(AddOp(op, key, finished.dims, finished.terms, op, deferred=True))
         operand_types = [node.types[v] for v in finished.operands]
@@ -340,6 +350,14 @@ class SearchSpace:
     def step(self, node: KernelNode, move: Move) -> KernelNode | None:
         self.stats.explored += 1
         if isinstance(move, StartGraph):
+            if (
+                node.seconds
+                + self._kernel_floor(self._missing_bytes(node, frozenset()))
+                + (0.0 if self._last(node) else self._kernel_floor(0))
+                > self.bound
+            ):
+                self.stats.bounded += 1
+                return None
             gen = BlockGenerator(
                 node.types,
                 node.dims,
@@ -351,6 +369,7 @@ class SearchSpace:
                 self.stats.block,
                 final_shapes=tuple(self._unmatched_shapes(node)) if self._last(node) else None,
                 required=self._dangling(node) if self._last(node) else frozenset(),
+                affordable=self._affordable(node),
             )
             return replace(node, block=BlockState(), block_gen=gen)
         if isinstance(move, GrowBlock):
@@ -359,9 +378,19 @@ class SearchSpace:
         types = [node.types[v] for v in op.operands]
         values = [node.values[v] for v in op.operands]
         keys = [node.keys[v] for v in op.operands]
+        missing = self._missing_bytes(node, frozenset(op.operands))
+        rest = 0.0 if not missing and self._completes(node, move) else self._kernel_floor(missing)
+        if move.deferred:
+            moved = sum(t.nbytes for t in types) + sum(t.nbytes for t in op.results)
+            if node.seconds + kernel_lower_bound(moved, self.limits.target) + rest > self.bound:
+                self.stats.bounded += 1
+                return None
         seconds = self._op_seconds(op, types, move.deferred)
         if seconds is None:
             self.stats.rejected += 1
+            return None
+        if node.seconds + seconds + rest > self.bound:
+            self.stats.bounded += 1
             return None
         if move.same_as is not None:
             results, names = self.evaluator.structure(move.same_as, types, values, keys)
@@ -391,6 +420,7 @@ class SearchSpace:
             move.key,
             node.deferred | ({len(node.ops)} if move.deferred else set()),
             node.seconds + seconds,
+            node.deps + (self._deps_of(node, op.operands),) * len(op.results),
         )
         if node2.complete:
             self.stats.candidates += 1
@@ -398,6 +428,56 @@ class SearchSpace:
             self.stats.transposed += 1
             return None
         return node2
+
+    def _kernel_floor(self, dram_bytes: int) -> float:
+        return kernel_lower_bound(dram_bytes, self.limits.target)
+
+    def _completes(self, node: KernelNode, move: AddOp) -> bool:
+        """Whether the op may give every output still missing (by shapes)."""
+        shapes = [t.shape for t in move.op.results]
+        return all(s in shapes for s in self._unmatched_shapes(node))
+
+    def _deps_of(self, node: KernelNode, values: Sequence[int]) -> frozenset[int]:
+        out: frozenset[int] = frozenset()
+        for v in values:
+            out |= node.deps[v]
+        return out
+
+    def _missing_bytes(self, node: KernelNode, reads: frozenset[int]) -> int:
+        """Bytes of the program arguments that the missing outputs depend on and that no
+        op has read yet (not even through a value computed from them), if `reads` are
+        read too: some op still has to read them whole."""
+        needed: set[int] = set()
+        for deps, m in zip(self.output_deps, node.matched, strict=True):
+            if m < 0:
+                needed |= deps
+        covered = self._deps_of(node, [v for op in node.ops for v in op.operands])
+        covered |= self._deps_of(node, list(reads))
+        return sum(self.program.args[a].nbytes for a in needed - covered)
+
+    def _affordable(self, node: KernelNode) -> Callable[[frozenset[int]], bool]:
+        """The bound on a graph op being built after `node`: it reads these kernel values
+        and the arguments still unread (or a later op does); if last, it writes the missing
+        outputs; if not, its partial results need one more kernel."""
+        last = self._last(node)
+        outputs = (
+            sum(
+                t.nbytes
+                for t, m in zip(self.program.output_types, node.matched, strict=True)
+                if m < 0
+            )
+            if last
+            else 0
+        )
+        base = node.seconds + (0.0 if last else self._kernel_floor(0))
+        types = node.types
+
+        def affordable(reads: frozenset[int]) -> bool:
+            moved = outputs + sum(types[v].nbytes for v in reads)
+            moved += self._missing_bytes(node, reads)
+            return base + self._kernel_floor(moved) <= self.bound
+
+        return affordable
 
     def _op_seconds(self, op: Op, types: list[TensorType], deferred: bool) -> float | None:
         """The op's cost (a structure's at its best parallelization; None if none fits)."""
@@ -441,6 +521,17 @@ class SearchSpace:
             ops[j] = found[0].op
         graph = Graph(self.program.args, tuple(ops), node.matched)
         return with_output_types(strip_dead(graph), self.program.output_types)
+
+
+def _output_deps(program: Graph) -> list[frozenset[int]]:
+    """The arguments each output of the program depends on."""
+    deps: list[frozenset[int]] = [frozenset({i}) for i in range(len(program.args))]
+    for op in program.ops:
+        d: frozenset[int] = frozenset()
+        for v in op.operands:
+            d |= deps[v]
+        deps.extend([d] * len(op.results))
+    return [deps[v] for v in program.outputs]
 
 
 def strip_dead(graph: Graph) -> Graph:

@@ -219,33 +219,24 @@ def accumulate(kind: str, operand: Layout) -> Accumulated:
 def omap_choices(layout: Layout, grid: Sequence[int]) -> list[tuple[int, int, int]]:
     """The omaps that store a post-loop tile where the full tensor has it: every grid dim
     that cuts a dim maps to it; a grid dim over which the tile is partial places the
-    partials side by side in any dim no other grid dim uses; a grid dim the tile does not
+    partials side by side in the last dim no other grid dim uses (one canonical place:
+    any other holds the same numbers in another order); a grid dim the tile does not
     depend on would make blocks overwrite each other."""
-    base = [-1, -1, -1]
+    omap = [-1, -1, -1]
     free_grid: list[int] = []
     for g in range(3):
         if grid[g] <= 1:
             continue
         d = layout.sliced_by(g)
         if d is not None:
-            base[g] = d
+            omap[g] = d
         elif any(p == g for p, _ in layout.partial):
             free_grid.append(g)
         else:
             raise Meaningless(f"every block along grid {PARTITIONER_NAMES[g]} writes the same tile")
-    used = {d for d in base if d >= 0}
-    rank = len(layout.dims)
-    out: list[tuple[int, int, int]] = []
-
-    def place(i: int, taken: set[int], current: list[int]) -> None:
-        if i == len(free_grid):
-            out.append((current[0], current[1], current[2]))
-            return
-        for d in range(rank):
-            if d not in taken:
-                current[free_grid[i]] = d
-                place(i + 1, taken | {d}, current)
-        current[free_grid[i]] = -1
-
-    place(0, used, base)
-    return out
+    free = [d for d in range(len(layout.dims)) if d not in omap]
+    for g in reversed(free_grid):
+        if not free:
+            raise Meaningless("no dim left to lay partial results side by side")
+        omap[g] = free.pop()
+    return [(omap[0], omap[1], omap[2])]

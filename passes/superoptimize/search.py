@@ -15,7 +15,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from mirage.dialects.ugraph.graph import Graph
@@ -168,30 +168,25 @@ class Search:
     # --- running ---------------------------------------------------------------------
 
     def run(self) -> SearchResult:
+        """Search with one kernel op first, then with up to `max_kernel_ops`, each phase
+        cutting what cannot beat the best verified candidate so far (at first, the program
+        itself)."""
+        assert self.options.target is not None
         start = time.time()
         deadline = start + self.options.time_budget
-        explorer = Explorer(self.job)
-        workers = max(1, self.options.workers)
-        units = split(explorer, UNITS_PER_WORKER * workers)
+        baseline = program_cost(self.program, self.options.target).seconds
         complete = True
-        done = 0
-        if self.executor is None and workers == 1:
-            for path in units:
-                result = explorer.run(path, deadline)
-                self._take(result)
-                done += 1
-                complete = complete and result.complete
-                self.progress.show(
-                    self.stats,
-                    sum(self.verified.values()),
-                    self._best_verified(),
-                    f"{done}/{len(units)}",
-                )
-                if explorer.interrupted or time.time() > deadline:
-                    complete = False
-                    break
-        else:
-            complete = self._run_parallel(units, deadline, workers)
+        units = 0
+        for kernels in sorted({1, self.options.max_kernel_ops}):
+            best = self._best_verified()
+            bound = baseline if best is None else min(baseline, best)
+            limits = replace(self.job.limits, max_kernel_ops=kernels)
+            job = replace(self.job, limits=limits, bound=bound)
+            done, total, finished = self._run_phase(job, deadline)
+            units += total
+            complete = complete and finished and done == total
+            if not finished:
+                break
         self.progress.done()
         ranked = self._finish_verification()
         out = [Ranked(f.graph, f.seconds, None, self.verdicts.get(f.text, "")) for f in ranked]
@@ -201,18 +196,39 @@ class Search:
                 (Ranked(r.graph, r.seconds, t, r.verdict) for r, t in zip(out, times, strict=True)),
                 key=lambda r: (r.measured if r.measured is not None else float("inf"), r.seconds),
             )
-        assert self.options.target is not None
         return SearchResult(
             out,
-            program_cost(self.program, self.options.target).seconds,
+            baseline,
             self.stats,
             complete,
             time.time() - start,
-            len(units),
+            units,
             sum(1 for ok in self.verified.values() if not ok),
         )
 
-    def _run_parallel(self, units: Sequence[Path], deadline: float, workers: int) -> bool:
+    def _run_phase(self, job: Job, deadline: float) -> tuple[int, int, bool]:
+        """(units done, units, whether the phase ran to its end)."""
+        explorer = Explorer(job)
+        workers = max(1, self.options.workers)
+        units = split(explorer, UNITS_PER_WORKER * workers)
+        if self.executor is not None or workers > 1:
+            return len(units), len(units), self._run_parallel(job, units, deadline, workers)
+        done = 0
+        for path in units:
+            result = explorer.run(path, deadline)
+            self._take(result)
+            done += 1
+            self.progress.show(
+                self.stats,
+                sum(self.verified.values()),
+                self._best_verified(),
+                f"{done}/{len(units)}",
+            )
+            if not result.complete or explorer.interrupted or time.time() > deadline:
+                return done, len(units), False
+        return done, len(units), True
+
+    def _run_parallel(self, job: Job, units: Sequence[Path], deadline: float, workers: int) -> bool:
         channel: Channel | None = None
         executor = self.executor
         own = executor is None
@@ -221,7 +237,7 @@ class Search:
             executor = local_pool(workers, channel)
         job_id = uuid.uuid4().hex
         pending: set[Future[UnitResult]] = {
-            executor.submit(run_unit, job_id, self.job, path, deadline) for path in units
+            executor.submit(run_unit, job_id, job, path, deadline) for path in units
         }
         complete = True
         done = 0

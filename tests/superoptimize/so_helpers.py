@@ -1,0 +1,55 @@
+"""Shared helpers of the superoptimize tests: small programs and a quick search."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+
+from mirage.dialects.builder import KernelBuilder
+from mirage.dialects.semantics import FloatDomain, evaluate
+from mirage.dialects.ugraph.from_ir import graph_from_func
+from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.equivalence.verifier import Verifier
+from mirage.passes.superoptimize.module_pass import PrunerFactory
+from mirage.passes.superoptimize.search import Search, SearchOptions, SearchResult
+from mirage.passes.superoptimize.target import SM_90
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks" / "programs"))
+
+from generate import program as benchmark_program  # noqa: E402
+
+__all__ = ["benchmark_program", "build", "equal_in_float64", "only_func", "search"]
+
+
+def only_func(module: ModuleOp) -> FuncOp:
+    funcs = [op for op in module.ops if isinstance(op, FuncOp)]
+    assert len(funcs) == 1
+    return funcs[0]
+
+
+def build(fn: object) -> Graph:
+    """The model of a program that `fn(b)` builds with a KernelBuilder."""
+    b = KernelBuilder()
+    fn(b)  # type: ignore[operator]
+    return graph_from_func(only_func(b.build("program")))
+
+
+def search(program: Graph, **options: object) -> SearchResult:
+    opts = SearchOptions(
+        **{"time_budget": 120.0, "workers": 1, "target": SM_90, "keep": 2, **options}  # type: ignore[arg-type]
+    )
+    return Search(program, opts, PrunerFactory(None), Verifier(program)).run()
+
+
+def equal_in_float64(a: Graph, b: Graph, seed: int = 0) -> bool:
+    rng = np.random.default_rng(seed)
+    inputs = [rng.uniform(0.5, 1.5, size=t.shape) for t in a.args]
+    domain = FloatDomain(np.float64)
+    got = evaluate(b, inputs, domain)
+    want = evaluate(a, inputs, domain)
+    return all(np.allclose(x, y, rtol=1e-9, atol=1e-12) for x, y in zip(got, want, strict=True))
