@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from superoptimize.so_helpers import build
 
 from mirage.dialects.builder import KernelBuilder
 from mirage.passes.superoptimize.dims import DimMismatch, DimTypes
-
-from superoptimize.so_helpers import build
 
 
 def _gated_mlp(b: KernelBuilder) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+from superoptimize.so_helpers import build
 
 from mirage.dialects.builder import KernelBuilder
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
@@ -21,8 +22,6 @@ from mirage.passes.superoptimize.kernelgen import SearchLimits, SearchSpace, Sta
 from mirage.passes.superoptimize.parallelize import instantiate, patterns
 from mirage.passes.superoptimize.probes import divisors
 from mirage.passes.superoptimize.target import SM_90
-
-from superoptimize.so_helpers import build
 
 
 def _rmsnorm_linear(b: KernelBuilder) -> None:
