@@ -150,8 +150,9 @@ def compute_layout(
         combine = "sum" if kind == "reduce_sum" else "max"
         if a.partial and (combine == "max" or any(k != "sum" for _, k in a.partial)):
             raise Meaningless("a maximum of a partial result")
-        if size != 1 and a.dims[dim]:
-            raise Meaningless("a reduction to several elements of a cut dim")
+        # A tile of a cut dim reduced (to 1, or to `size` elements, which the shape rules
+        # then require to divide the tile) is one addend of the whole dim's reduction.
+        del size
         dims = list(a.dims)
         dims[dim] = frozenset()
         partial = a.partial | {(p, combine) for p in a.dims[dim]}

@@ -31,7 +31,7 @@ from mirage.passes.superoptimize.workers import (
     run_unit,
 )
 
-UNITS_PER_WORKER = 8
+UNITS_PER_WORKER = 32
 
 
 @dataclass(frozen=True)

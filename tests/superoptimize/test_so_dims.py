@@ -16,7 +16,7 @@ def _gated_mlp(b: KernelBuilder) -> None:
 
 def test_program_dims_unify_and_reduce() -> None:
     t = DimTypes(build(_gated_mlp))
-    (m, k), (k1, n1), (k2, n2) = t.args
+    (_, k), (k1, n1), (k2, n2) = t.args
     assert t.root(k) == t.root(k1) == t.root(k2)
     assert t.root(n1) == t.root(n2)  # silu(X W1) * (X W2) aligns the two output dims
     assert t.reduced == frozenset({t.root(k)})

@@ -164,3 +164,43 @@ def test_parallelizations_compute_what_the_structure_computes(
 
 def test_divisors() -> None:
     assert divisors(12) == [1, 2, 3, 4, 6, 12]
+
+
+def test_parallelizations_of_a_sum_of_partials_compute_the_structure() -> None:
+    """Kernel 2 of split-KV as a structure (sum the partials laid side by side, divide);
+    its parallelizations include walking the partials with the loop."""
+    from mirage.dialects.ugraph.graph import TensorType, make_op
+
+    no = (-1, -1, -1)
+    num, den = TensorType((2, 8, 16), "f32"), TensorType((2, 8, 4), "f32")
+    red_num, red_den = TensorType((2, 8, 4), "f32"), TensorType((2, 8, 1), "f32")
+    ops = (
+        make_op("input", [0], [num], imap=no, forloop_dim=-1),
+        make_op("input", [1], [den], imap=no, forloop_dim=-1),
+        make_op("reduce_sum", [2], [red_num], dim=2, size=4),
+        make_op("reduce_sum", [3], [red_den], dim=2, size=1),
+        make_op("accum_sum", [4], [red_num]),
+        make_op("accum_sum", [5], [red_den]),
+        make_op("div", [6, 7], [red_num]),
+        make_op("output", [8], [red_num], omap=no),
+    )
+    body = Graph((num, den), ops, (9,), 6)
+    op = make_op(
+        "graph", [0, 1], [red_num], body=body, grid=(1, 1, 1), block=(128, 1, 1), forloop_range=1
+    )
+    program = Graph((num, den), (op,), (2,))
+    rng = np.random.default_rng(1)
+    inputs = [rng.uniform(0.5, 1.5, size=t.shape) for t in program.args]
+    want = evaluate(program, inputs, FloatDomain(np.float64))[0]
+    walked = 0
+    for pattern in patterns(body):
+        if pattern.partial_grid:
+            continue  # partial outputs are other tensors (checked above)
+        for extents in _extents(body, pattern.grid_used, pattern.loop_used):
+            new = instantiate(op, pattern, [num, den], extents[:3], extents[3], (128, 1, 1))
+            if new is None:
+                continue
+            got = evaluate(Graph((num, den), (new,), (2,)), inputs, FloatDomain(np.float64))[0]
+            assert np.allclose(got, want, rtol=1e-12)
+            walked += pattern.fdims[0] == 2 and extents[3] == 4
+    assert walked  # the loop walked the four partials, one per iteration

@@ -75,3 +75,12 @@ def test_accumulators() -> None:
     assert accumulate("accum_sum", invariant).loop_invariant_input
     with pytest.raises(Meaningless):  # every block along x writing the same tile
         omap_choices(Layout((frozenset(), frozenset())), (4, 1, 1))
+
+
+def test_reducing_loop_slices_of_side_by_side_partials_leaves_a_sum_over_the_loop() -> None:
+    """Summing split-KV partials (laid side by side in dim 2) one slice per iteration:
+    each iteration's tile reduced to the partials' width is one addend."""
+    num = input_layout(3, (0, 1, -1), 2)
+    red = compute_layout("reduce_sum", {"dim": 2, "size": 64}, [(num, (1, 16, 64))])
+    assert red.partial == frozenset({(LOOP, "sum")}) and red.dims[2] == frozenset()
+    assert accumulate("accum_sum", red).layout.partial == frozenset()
