@@ -120,10 +120,14 @@ def test_ldmatrix_pitch_avoids_bank_conflicts() -> None:
 
 
 def test_tensors_over_two_gib_are_refused() -> None:
-    import sys
+    import importlib.util
 
-    sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks" / "ugraphs"))
-    import generate  # pyright: ignore[reportMissingImports]
+    # Loaded by path under its own name: another module called `generate` may be imported.
+    path = Path(__file__).parents[2] / "benchmarks" / "ugraphs" / "generate.py"
+    spec = importlib.util.spec_from_file_location("benchmark_ugraphs_generate", path)
+    assert spec is not None and spec.loader is not None
+    generate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generate)
 
     (op,) = generate.gated_mlp(8, 65536, 32768, nt=64, kt=64).ops
     with pytest.raises(PlanError, match="32-bit offsets"):
