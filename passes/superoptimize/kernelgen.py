@@ -385,13 +385,7 @@ class SearchSpace:
             if node.seconds + kernel_lower_bound(moved, self.limits.target) + rest > self.bound:
                 self.stats.bounded += 1
                 return None
-        seconds = self._op_seconds(op, types, move.deferred)
-        if seconds is None:
-            self.stats.rejected += 1
-            return None
-        if node.seconds + seconds + rest > self.bound:
-            self.stats.bounded += 1
-            return None
+        # Evaluate first: most ops prove useless there, before their cost is worked out.
         if move.same_as is not None:
             results, names = self.evaluator.structure(move.same_as, types, values, keys)
         else:
@@ -408,6 +402,16 @@ class SearchSpace:
         all_sigs = node.sigs + new_sigs
         first = len(node.values)
         matched = self._match(all_values, all_sigs, range(first, len(all_values)), node.matched)
+        if self._last(node) and any(m < 0 for m in matched):
+            self.stats.rejected += 1  # the last op the budget allows, and outputs missing
+            return None
+        seconds = self._op_seconds(op, types, move.deferred)
+        if seconds is None:
+            self.stats.rejected += 1
+            return None
+        if node.seconds + seconds + rest > self.bound:
+            self.stats.bounded += 1
+            return None
         node2 = KernelNode(
             (*node.ops, op),
             node.types + op.results,

@@ -21,8 +21,11 @@ from typing import TextIO
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
+from mirage.passes.superoptimize.fusion import fuse_program
 from mirage.passes.superoptimize.interfaces import EquivalenceCheck, Profiler, PruneCheck
-from mirage.passes.superoptimize.kernelgen import SearchLimits
+from mirage.passes.superoptimize.kernelgen import SearchLimits, with_output_types
+from mirage.passes.superoptimize.parallelize import parallelizations
+from mirage.passes.superoptimize.seed import fused_structure
 from mirage.passes.superoptimize.target import Target
 from mirage.passes.superoptimize.workers import (
     Channel,
@@ -32,6 +35,12 @@ from mirage.passes.superoptimize.workers import (
 )
 
 UNITS_PER_WORKER = 32
+MIN_GAIN = 0.01
+MIN_GAIN_SECONDS = 0.05e-6
+"""A prefix is explored only if it may beat the best known μGraph (or the program) by more
+than this fraction, and by more than these seconds (about the noise of one kernel's time
+in CUDA-graph replay): the search does not look for gains within the cost model's own
+error. Within a phase, the bound then tightens to each candidate found (strictly)."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,9 @@ class SearchOptions:
     seed: int = 0
     keep: int = 3
     profile: bool = False
+    seed_with_program: bool = True
+    """Start from the program fused as it is (`seed.py`); off, the search finds everything
+    by enumeration."""
 
 
 @dataclass(frozen=True)
@@ -175,11 +187,14 @@ class Search:
         start = time.time()
         deadline = start + self.options.time_budget
         baseline = program_cost(self.program, self.options.target).seconds
+        if self.options.seed_with_program:
+            self._seed()
         complete = True
         units = 0
         for kernels in sorted({1, self.options.max_kernel_ops}):
             best = self._best_verified()
-            bound = baseline if best is None else min(baseline, best)
+            known = baseline if best is None else min(baseline, best)
+            bound = known - max(known * MIN_GAIN, MIN_GAIN_SECONDS)
             limits = replace(self.job.limits, max_kernel_ops=kernels)
             job = replace(self.job, limits=limits, bound=bound)
             done, total, finished = self._run_phase(job, deadline)
@@ -205,6 +220,23 @@ class Search:
             units,
             sum(1 for ok in self.verified.values() if not ok),
         )
+
+    def _seed(self) -> None:
+        """The program fused as it is, parallelized: the first candidate (`seed.py`)."""
+        assert self.options.target is not None
+        op = fused_structure(self.program)
+        if op is None:
+            return
+        types = [self.program.args[v] for v in op.operands]
+        found = parallelizations(op, types, self.options.target, partial=False)
+        if not found:
+            return
+        n = len(self.program.args)
+        graph = Graph(self.program.args, (found[0].op,), tuple(range(n, n + len(op.results))))
+        fused = fuse_program(with_output_types(graph, self.program.output_types))
+        seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
+        self.found.setdefault(seed.text, seed)
+        self._verify(seed)
 
     def _run_phase(self, job: Job, deadline: float) -> tuple[int, int, bool]:
         """(units done, units, whether the phase ran to its end)."""

@@ -2,8 +2,8 @@
 
 The pruner would reject an op whose abstract expression is no part of the program's (an
 exp where the program has none); leaving such kinds out of the generator saves asking.
-The kinds that an op of the program decomposes into are kept (rms_norm: square, sum,
-sqrt, div; the accumulators that compute it across a loop).
+Kept besides the program's own kinds: what computes them across a loop (rms_norm:
+accum_rms_last and a division after the loop; a sum over a dim: accum_sum_last).
 """
 
 from __future__ import annotations
@@ -50,16 +50,16 @@ def vocabulary_of(program: Graph) -> Vocabulary:
     visit(program)
     for t in program.args:
         sizes.update(t.shape)
+    # Across a loop, rms_norm becomes accum_rms_last and a division after the loop; a sum
+    # over a dim, accum_sum_last; a mean, accum_mean_last.
     if "rms_norm" in kinds:
-        kinds |= {"square", "sqrt", "div", "reduce_sum"}
-    if "reduce_sum" in kinds and "div" in kinds:
-        kinds.add("mul_scalar")  # a mean
+        kinds.add("div")
     accumulators = ["accum_sum"]
     if "reduce_max" in kinds or "max" in kinds:
         accumulators.append("accum_max")
-    if kinds & {"reduce_sum", "rms_norm"}:
+    if "reduce_sum" in kinds:
         accumulators.append("accum_sum_last")
-    if "rms_norm" in kinds or {"reduce_sum", "mul_scalar"} <= kinds:
+    if {"reduce_sum", "mul_scalar"} <= kinds:
         accumulators.append("accum_mean_last")
     if "rms_norm" in kinds or {"reduce_sum", "sqrt"} <= kinds:
         accumulators.append("accum_rms_last")

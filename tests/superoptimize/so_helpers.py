@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -19,9 +22,21 @@ from mirage.passes.superoptimize.search import Search, SearchOptions, SearchResu
 from mirage.passes.superoptimize.target import SM_90
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks" / "programs"))
 
-from generate import program as benchmark_program  # noqa: E402
+
+def _load_programs() -> ModuleType:
+    """benchmarks/programs/generate.py, under a name of its own (other tests load other
+    scripts named generate.py)."""
+    path = ROOT / "benchmarks" / "programs" / "generate.py"
+    spec = importlib.util.spec_from_file_location("superoptimize_benchmark_programs", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+benchmark_program: Callable[..., ModuleOp] = _load_programs().program
 
 __all__ = ["benchmark_program", "build", "equal_in_float64", "only_func", "search"]
 

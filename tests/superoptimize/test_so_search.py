@@ -1,0 +1,140 @@
+"""The search end to end on small programs: what it finds, and that it is right."""
+
+from __future__ import annotations
+
+import concurrent.futures
+from collections.abc import Callable
+
+import pytest
+from superoptimize.so_helpers import benchmark_program, build, equal_in_float64, only_func, search
+
+from mirage.dialects.builder import KernelBuilder
+from mirage.dialects.ugraph.from_ir import graph_from_func
+from mirage.dialects.ugraph.graph import Graph
+from mirage.dialects.ugraph.to_ir import func_from_graph
+from mirage.passes.equivalence.verifier import Verifier
+from mirage.passes.superoptimize.module_pass import PrunerFactory
+from mirage.passes.superoptimize.search import Search, SearchOptions
+from mirage.passes.superoptimize.target import SM_90
+
+
+def _graph_ops(g: Graph) -> list[str]:
+    return [op.kind for op in g.ops]
+
+
+def _check(program: Graph, result_graph: Graph) -> None:
+    func_from_graph("found", result_graph).verify()
+    assert equal_in_float64(program, result_graph)
+
+
+def test_rmsnorm_linear_becomes_one_kernel_with_the_normalization_deferred() -> None:
+    # K is too long for a block to normalize whole rows of X before the matmul
+    shapes = ((2, 16384), (16384, 64))
+    program = graph_from_func(only_func(benchmark_program("rmsnorm_linear", shapes)))
+    result = search(program, max_kernel_ops=1, max_block_ops=7)
+    assert result.complete and result.ranked
+    best = result.ranked[0].graph
+    assert _graph_ops(best) == ["graph"]
+    body = best.ops[0].body
+    assert body is not None
+    kinds = [op.kind for op in body.ops]
+    # the matmul runs in the loop, the normalization after it
+    assert kinds.index("matmul") < body.loop_end
+    assert any(k in kinds[body.loop_end :] for k in ("div", "fuse"))
+    assert result.ranked[0].seconds < result.baseline
+    _check(program, best)
+
+
+@pytest.mark.slow
+def test_attention_becomes_a_split_kv_kernel_pair() -> None:
+    # one head of 8 queries over 16384 keys: too few rows to feed the GPU without
+    # splitting the keys
+    shapes = ((1, 8, 8), (1, 8, 16384), (1, 16384, 8))
+    program = graph_from_func(only_func(benchmark_program("gqa", shapes)))
+    result = search(program, max_kernel_ops=2, max_block_ops=10, time_budget=300.0)
+    assert result.ranked
+    best = result.ranked[0].graph
+    assert _graph_ops(best) == ["graph", "graph"]
+    first = best.ops[0]
+    # the first kernel splits the keys over the grid: its results are partial
+    assert len(first.results) == 2
+    assert max(first.results[0].shape[-1], first.results[1].shape[-1]) > 8
+    _check(program, best)
+
+
+def _softmax(b: KernelBuilder) -> None:
+    x = b.input((8, 64))
+    e = b.exp(x)
+    b.output(b.div(e, b.reduce_sum(e, 1)))
+
+
+def _layer_norm_like(b: KernelBuilder) -> None:
+    x, g = b.input((8, 64)), b.input((8, 64))
+    mean = b.mul_scalar(b.reduce_sum(x, 1), 1.0 / 64)
+    c = b.sub(x, mean)
+    var = b.mul_scalar(b.reduce_sum(b.square(c), 1), 1.0 / 64)
+    b.output(b.mul(b.div(c, b.sqrt(var)), g))
+
+
+def _swiglu(b: KernelBuilder) -> None:
+    x, w1, w2 = b.input((4, 48)), b.input((48, 80)), b.input((48, 80))
+    b.output(b.mul(b.silu(b.matmul(x, w1)), b.matmul(x, w2)))
+
+
+def _two_matmuls_sharing_an_input(b: KernelBuilder) -> None:
+    x, w1, w2 = b.input((8, 64)), b.input((64, 32)), b.input((64, 32))
+    b.output(b.matmul(x, w1), b.matmul(x, w2))
+
+
+@pytest.mark.parametrize("fn", [_softmax, _layer_norm_like, _swiglu, _two_matmuls_sharing_an_input])
+def test_programs_outside_the_benchmarks(fn: Callable[[KernelBuilder], None]) -> None:
+    program = build(fn)
+    result = search(program, max_kernel_ops=1, max_block_ops=13, time_budget=60.0)
+    assert result.ranked, "no faster μGraph found"
+    best = result.ranked[0].graph
+    assert len(best.ops) < len(program.ops)
+    assert result.ranked[0].seconds < result.baseline
+    _check(program, best)
+
+
+@pytest.mark.parametrize("fn", [_softmax, _swiglu, _two_matmuls_sharing_an_input])
+def test_the_enumeration_alone_finds_them_too(fn: Callable[[KernelBuilder], None]) -> None:
+    program = build(fn)
+    result = search(program, max_kernel_ops=1, max_block_ops=9, seed_with_program=False)
+    assert result.complete and result.ranked
+    assert len(result.ranked[0].graph.ops) == 1
+    _check(program, result.ranked[0].graph)
+
+
+def test_a_program_that_cannot_be_improved_gives_no_candidate() -> None:
+    program = build(lambda b: b.output(b.exp(b.input((64, 64)))))
+    result = search(program, max_kernel_ops=1, max_block_ops=5)
+    assert result.complete
+    assert not result.ranked or result.ranked[0].seconds >= result.baseline
+
+
+def test_same_result_for_any_number_of_workers_and_any_executor() -> None:
+    program = graph_from_func(
+        only_func(benchmark_program("rmsnorm_linear", ((2, 16384), (16384, 64))))
+    )
+    one = search(program, max_kernel_ops=1, max_block_ops=6, workers=1)
+    two = search(program, max_kernel_ops=1, max_block_ops=6, workers=2)
+    options = SearchOptions(
+        time_budget=120.0, max_kernel_ops=1, max_block_ops=6, workers=2, target=SM_90, keep=2
+    )
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        threads = Search(
+            program, options, PrunerFactory(None), Verifier(program), executor=pool
+        ).run()
+    assert one.ranked and one.complete and two.complete and threads.complete
+    assert one.ranked[0].graph == two.ranked[0].graph == threads.ranked[0].graph
+
+
+def test_a_time_budget_stops_the_search_with_what_it_verified() -> None:
+    shapes = ((1, 8, 8), (1, 8, 16384), (1, 16384, 8))
+    program = graph_from_func(only_func(benchmark_program("gqa", shapes)))
+    result = search(program, max_kernel_ops=2, max_block_ops=10, time_budget=2.0)
+    assert not result.complete
+    assert result.elapsed < 60
+    for r in result.ranked:
+        assert r.verdict.startswith("equivalent")
