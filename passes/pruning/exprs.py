@@ -19,6 +19,8 @@ Rules, for every op kind of the three levels:
   accumulator counts only the distinct values it sums;
 - thread.fuse: its body's elementwise ops composed on the operands' expressions;
 - kernel.graph: its block graph's output savers, on the launch's operand expressions;
+- kernel.transpose, kernel.reshape: the identity (elements move, each computes what it
+  did), with the copies' layout moved along; kernel.constant: the empty product ONE;
 - concat: `Cat(dim, pieces)`, which every op above follows piece by piece where the
   pieces stay aligned (a contraction over a concatenated dim becomes an add of sums); a
   concatenation cut apart by the grid or the loop becomes `Unknown`.
@@ -323,6 +325,13 @@ def _op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]], layouts: li
         return _rms_norm(operands[0], n, len(shapes[0]) - 1)
     if kind == "concat":
         return _concat(operands, shapes, op.int_attr("dim"))
+    if kind == "constant":
+        # Constants are not part of the abstraction (as mul_scalar's factor is not): a
+        # constant operand is the empty product, so x * c is x and x + c is add(x, 1).
+        return ONE
+    if kind in ("transpose", "reshape"):
+        # Moving elements leaves what each one computes as it was.
+        return operands[0]
     return Unknown(f"no abstract expression for op kind '{kind}'")
 
 
@@ -332,6 +341,14 @@ def _layout(
     """Which elements of the result are copies (ops other than input iterators, output
     savers and graph-defined ops)."""
     kind = op.kind
+    if kind == "constant":
+        return tuple(normal([(n, True)]) for n in shape)
+    if kind == "transpose":
+        return tuple(layouts[0][p] for p in op.ints_attr("permutation"))
+    if kind == "reshape":
+        digits = tuple(f for factors in layouts[0] for f in factors)
+        parts = split(digits, shape)
+        return tuple(parts) if parts is not None else plain(shape)
     if not layouts or kind == "concat":
         return plain(shape)
     if kind == "matmul":

@@ -38,10 +38,16 @@ class Profiler(Protocol):
     def measure(self, candidates: Sequence[Graph]) -> list[float]: ...
 
 
-class PruneAll:
+class KeepAll:
     """A `PruneCheck` that keeps every value: the search without pruning (for tests of
-    the generator on its own)."""
+    the generator on its own, and to measure what pruning saves)."""
 
     def keep_term(self, term: Term) -> bool:
         del term
         return True
+
+
+def no_pruning(program: Graph) -> PruneCheck:
+    """A pruner factory (picklable, for worker processes) that never prunes."""
+    del program
+    return KeepAll()

@@ -9,7 +9,13 @@ from conftest import FIXTURES, parse_module
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
 from mirage.dialects.ugraph import Graph
 from mirage.dialects.ugraph.from_ir import graph_from_func
-from mirage.passes.pruning import ELEMENTWISE_EXPRS, AbstractExprs, ExprBuilder
+from mirage.passes.pruning import (
+    ELEMENTWISE_EXPRS,
+    AbstractExprs,
+    ExprBuilder,
+    canonical,
+    parse_term,
+)
 from mirage.passes.pruning.annotate import variable_names
 from mirage.passes.pruning.terms import Unknown, Var
 
@@ -298,3 +304,58 @@ def test_the_builder_pushes_and_pops_like_the_search() -> None:
     assert len(builder.terms) == 8
     with pytest.raises(ValueError, match="grid and its forloop range"):
         ExprBuilder([], [], grid=(1, 1, 1))
+
+
+# --- kernel.constant, kernel.transpose, kernel.reshape ---------------------------------------
+
+
+def test_a_transpose_moves_elements_and_keeps_their_expressions() -> None:
+    got = exprs(
+        """
+func.func @f(%x: tensor<8x4xf32>, %w: tensor<16x8xf32>) -> tensor<4x16xf32> {
+  %t = kernel.transpose %x permutation [1, 0] : tensor<8x4xf32> -> tensor<4x8xf32>
+  %u = kernel.transpose %w permutation [1, 0] : tensor<16x8xf32> -> tensor<8x16xf32>
+  %y = kernel.matmul %t, %u : tensor<4x8xf32>, tensor<8x16xf32> -> tensor<4x16xf32>
+  func.return %y : tensor<4x16xf32>
+}"""
+    )
+    assert got == ["x", "w", "sum(8, mul(x, w))"]
+
+
+def test_a_reshape_keeps_expressions_and_a_sum_over_merged_dims_counts_them_all() -> None:
+    got = exprs(
+        """
+func.func @f(%x: tensor<4x2x8xf32>) -> tensor<4x1xf32> {
+  %r = kernel.reshape %x : tensor<4x2x8xf32> -> tensor<4x16xf32>
+  %s = kernel.reduce_sum %r dim 1 size 1 : tensor<4x16xf32> -> tensor<4x1xf32>
+  func.return %s : tensor<4x1xf32>
+}"""
+    )
+    assert got == ["x", "sum(16, x)"]
+
+
+def test_a_constant_is_the_empty_product() -> None:
+    got = exprs(
+        """
+func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c = kernel.constant 9.9999999999999995e-07 : tensor<1x1xf32>
+  %a = kernel.add %x, %c : tensor<4x8xf32>, tensor<1x1xf32> -> tensor<4x8xf32>
+  %h = kernel.constant 5.000000e-01 : tensor<1x1xf32>
+  %m = kernel.mul %a, %h : tensor<4x8xf32>, tensor<1x1xf32> -> tensor<4x8xf32>
+  %k = kernel.constant 2.000000e+00 : tensor<4x8xf32>
+  %s = kernel.reduce_sum %k dim 1 size 1 : tensor<4x8xf32> -> tensor<4x1xf32>
+  %y = kernel.div %m, %s : tensor<4x8xf32>, tensor<4x1xf32> -> tensor<4x8xf32>
+  func.return %y : tensor<4x8xf32>
+}"""
+    )
+    assert got == [
+        "1",
+        "add(x, 1)",
+        "1",
+        "mul(add(x, 1), 1)",
+        "1",
+        "1",  # a sum of copies of a constant is a constant factor
+        "div(mul(add(x, 1), 1), 1)",
+    ]
+    # x * 0.5 and (x * 0.5) / 16 are x as far as the abstraction sees (as with mul_scalar)
+    assert canonical(parse_term(got[-1])) == canonical(parse_term("add(x, 1)"))

@@ -128,3 +128,29 @@ def test_failures_name_the_offending_value() -> None:
     assert [(path, str(term)) for path, term in failures] == [
         ((1, 0), "exp(sum(32, mul(arg0, arg1)))")
     ]
+
+
+def test_programs_with_transposes_reshapes_and_constants_prune_too() -> None:
+    # y = reshape(exp(transpose(x)) + 1e-6): every op has an expression, none is unknown
+    x = TensorType((8, 4), "f32")
+    program = Graph(
+        (x,),
+        (
+            make_op("transpose", [0], [TensorType((4, 8), "f32")], permutation=(1, 0)),
+            make_op("exp", [1], [TensorType((4, 8), "f32")]),
+            make_op("constant", [], [TensorType((1, 1), "f32")], value=1e-6),
+            make_op("add", [2, 3], [TensorType((4, 8), "f32")]),
+            make_op("reshape", [4], [TensorType((32,), "f32")]),
+        ),
+        (5,),
+    )
+    pruner = Pruner(program)
+    # exp before the transpose computes the same elements: kept
+    exp_first = _with_op(_args_only(program), "exp", (0,), (8, 4))
+    assert pruner.keep(exp_first)
+    assert pruner.keep(_with_op(exp_first, "transpose", (1,), (4, 8), permutation=(1, 0)))
+    # no sqrt and no sum over x in the program: pruned
+    assert not pruner.keep(_with_op(_args_only(program), "sqrt", (0,), (8, 4)))
+    assert not pruner.keep(
+        _with_op(_args_only(program), "reduce_sum", (0,), (8, 1), dim=1, size=1)
+    )

@@ -17,7 +17,7 @@ from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.pruning import Pruner
 from mirage.passes.superoptimize.blockgen import BlockState, FinishedGraph
 from mirage.passes.superoptimize.canonical import KIND_ORDER
-from mirage.passes.superoptimize.interfaces import PruneAll
+from mirage.passes.superoptimize.interfaces import KeepAll
 from mirage.passes.superoptimize.kernelgen import SearchLimits, SearchSpace, StartGraph
 from mirage.passes.superoptimize.parallelize import instantiate, patterns
 from mirage.passes.superoptimize.probes import divisors
@@ -38,7 +38,7 @@ def _attention(b: KernelBuilder) -> None:
 def _structures(
     program: Graph, max_ops: int, final: bool, prune: bool = True
 ) -> list[FinishedGraph]:
-    pruner = Pruner(program) if prune else PruneAll()
+    pruner = Pruner(program) if prune else KeepAll()
     space = SearchSpace(program, SearchLimits(1 if final else 2, max_ops, SM_90, 0), pruner)
     node = space.step(space.root(), StartGraph())
     assert node is not None and node.block_gen is not None
