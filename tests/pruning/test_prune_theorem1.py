@@ -151,6 +151,4 @@ def test_programs_with_transposes_reshapes_and_constants_prune_too() -> None:
     assert pruner.keep(_with_op(exp_first, "transpose", (1,), (4, 8), permutation=(1, 0)))
     # no sqrt and no sum over x in the program: pruned
     assert not pruner.keep(_with_op(_args_only(program), "sqrt", (0,), (8, 4)))
-    assert not pruner.keep(
-        _with_op(_args_only(program), "reduce_sum", (0,), (8, 1), dim=1, size=1)
-    )
+    assert not pruner.keep(_with_op(_args_only(program), "reduce_sum", (0,), (8, 1), dim=1, size=1))
