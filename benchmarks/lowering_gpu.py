@@ -38,6 +38,10 @@ BENCH_LABELS = {
     "lora": "lora",
     "gqa_b1": "gqa b1",
     "gqa_b8": "gqa b8",
+    "qknorm_b1": "qknorm b1",
+    "qknorm_b8": "qknorm b8",
+    "ntrans_b1": "ntrans b1",
+    "ntrans_b8": "ntrans b8",
 }
 TARGET_US = {
     "rmsnorm_linear b1": 14.9,
@@ -46,6 +50,11 @@ TARGET_US = {
     "gqa b1": 8.0,
     "gqa b8": 15.0,
     "lora": 5.0,
+    # the best PyTorch baseline of DESIGN §8 (torch.compile, or SDPA for attention)
+    "qknorm b1": 21.2,
+    "qknorm b8": 49.7,
+    "ntrans b1": 2.3,
+    "ntrans b8": 3.2,
 }
 
 
@@ -163,11 +172,21 @@ def _cases() -> list[tuple[str, Any, float, str]]:
         out.append((f"gen_{name}", graph, 0.5 if "gqa" in name else 1.0, "any"))
     for name, (_, graph) in _variants(gen).items():
         out.append((name, graph, 0.5 if "gqa" in name else 1.0, "any"))
+    # What the superoptimize search found (benchmarks/search_bench.py --write).
+    for path in sorted((HERE / "found").glob("*.mlir")):
+        module = Parser(ctx, path.read_text()).parse_module()
+        for op in module.ops:
+            if isinstance(op, FuncOp) and op.sym_name.data == "ugraph":
+                attention = path.stem.startswith(("gqa", "qknorm"))
+                out.append(
+                    (f"found_{path.stem}", graph_from_func(op), 0.5 if attention else 1.0, "any")
+                )
     return out
 
 
 def _label(name: str) -> str | None:
     name = name.removesuffix("_longptr").removesuffix("_cpasync").split("_stages")[0]
+    name = name.removeprefix("found_")
     if name in BENCH_LABELS:
         return BENCH_LABELS[name]
     if name.startswith("var_"):

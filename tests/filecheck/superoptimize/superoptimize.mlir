@@ -1,0 +1,53 @@
+// RUN: mirage-opt %s -p 'superoptimize{time-budget=60 workers=1}' 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REMARK < %t.err
+// RUN: mirage-opt %s -p 'superoptimize{time-budget=60 workers=1}' | mirage-opt -p 'superoptimize{time-budget=60 workers=1}' 2>&1 | FileCheck %s --check-prefix=AGAIN
+
+// RMSNorm then a matmul whose rows are too long to normalize first: one kernel that runs the
+// matmul over the loop and divides by the accumulated root mean square after it.
+// CHECK-LABEL: func.func @rmsnorm_linear
+// CHECK-NEXT:    kernel.graph
+// CHECK:           block.for_loop
+// CHECK-DAG:         block.accum_rms_last
+// CHECK-DAG:         block.matmul
+// CHECK:           block.yield
+// CHECK:         block.div
+// CHECK:         block.output
+// CHECK-NOT:   kernel.rms_norm
+// CHECK:       func.return
+func.func @rmsnorm_linear(%x: tensor<4x2048xf16>, %w: tensor<2048x96xf16>) -> tensor<4x96xf16> {
+  %n = kernel.rms_norm %x : tensor<4x2048xf16> -> tensor<4x2048xf16>
+  %y = kernel.matmul %n, %w : tensor<4x2048xf16>, tensor<2048x96xf16> -> tensor<4x96xf16>
+  func.return %y : tensor<4x96xf16>
+}
+
+// Softmax: exp, the row sum and the division in one kernel.
+// CHECK-LABEL: func.func @softmax
+// CHECK-NEXT:    kernel.graph
+// CHECK:           block.exp
+// CHECK:           block.reduce_sum
+// CHECK:           block.div
+// CHECK-NOT:   kernel.exp
+// CHECK:       func.return
+func.func @softmax(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %e = kernel.exp %x : tensor<8x64xf32> -> tensor<8x64xf32>
+  %s = kernel.reduce_sum %e dim 1 size 1 : tensor<8x64xf32> -> tensor<8x1xf32>
+  %y = kernel.div %e, %s : tensor<8x64xf32>, tensor<8x1xf32> -> tensor<8x64xf32>
+  func.return %y : tensor<8x64xf32>
+}
+
+// One elementwise op is already one kernel: unchanged, with a remark and no error.
+// CHECK-LABEL: func.func @one_exp
+// CHECK-NEXT:    %e = kernel.exp %x
+// CHECK-NEXT:    func.return %e
+// REMARK: remark: superoptimize: @one_exp: no μGraph faster than the function was found; left unchanged
+// REMARK-NOT: error
+func.func @one_exp(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = kernel.exp %x : tensor<64x64xf32> -> tensor<64x64xf32>
+  func.return %e : tensor<64x64xf32>
+}
+
+// Running the pass on its own output leaves the μGraphs alone (they are no longer
+// kernel-level functions) and only remarks on the function it could not improve.
+// AGAIN: remark: superoptimize: @one_exp
+// AGAIN: func.func @rmsnorm_linear
+// AGAIN-NEXT: kernel.graph
