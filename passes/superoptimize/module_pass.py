@@ -197,6 +197,7 @@ class SuperoptimizePass(ModulePass):
                 verifier,
                 profiler,
                 progress=stderr_if_terminal(),
+                make_verifier=lambda g: Verifier(g, VerifierOptions(seed=self.seed)),
             ).run()
         except ValueError as e:
             raise PassFailedException(f"{self.name}: @{name}: {e}") from None

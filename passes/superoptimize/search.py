@@ -25,6 +25,7 @@ from mirage.passes.superoptimize.fusion import fuse_program
 from mirage.passes.superoptimize.interfaces import EquivalenceCheck, Profiler, PruneCheck
 from mirage.passes.superoptimize.kernelgen import SearchLimits, with_output_types
 from mirage.passes.superoptimize.parallelize import parallelizations
+from mirage.passes.superoptimize.partition import Segment, compose, segments, subprogram
 from mirage.passes.superoptimize.seed import fused_structure
 from mirage.passes.superoptimize.target import Target
 from mirage.passes.superoptimize.workers import (
@@ -35,6 +36,9 @@ from mirage.passes.superoptimize.workers import (
 )
 
 UNITS_PER_WORKER = 32
+SEGMENT_SHARE = 0.5
+"""The part of the time budget that the segments of a long program (`partition.py`) may
+use together, before the search of the whole program."""
 MIN_GAIN = 0.01
 MIN_GAIN_SECONDS = 0.05e-6
 """A prefix is explored only if it may beat the best known μGraph (or the program) by more
@@ -121,6 +125,7 @@ class Search:
         profiler: Profiler | None = None,
         executor: UnitExecutor | None = None,
         progress: TextIO | None = None,
+        make_verifier: Callable[[Graph], EquivalenceCheck] | None = None,
     ) -> None:
         assert options.target is not None
         self.program = program
@@ -137,6 +142,8 @@ class Search:
         self.profiler = profiler
         self.executor = executor
         self.progress = _Progress(progress)
+        self.progress_stream = progress
+        self.make_verifier = make_verifier or _default_verifier
         self.found: dict[str, Found] = {}
         self.verified: dict[str, bool] = {}
         self.verdicts: dict[str, str] = {}
@@ -189,6 +196,7 @@ class Search:
         baseline = program_cost(self.program, self.options.target).seconds
         if self.options.seed_with_program:
             self._seed()
+            self._seed_with_segments(start + self.options.time_budget * SEGMENT_SHARE)
         complete = True
         units = 0
         for kernels in sorted({1, self.options.max_kernel_ops}):
@@ -237,6 +245,45 @@ class Search:
         seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
         self.found.setdefault(seed.text, seed)
         self._verify(seed)
+
+    def _seed_with_segments(self, deadline: float) -> None:
+        """A long program's segments searched one by one, put back together: one more
+        candidate (`partition.py`)."""
+        cut = segments(self.program)
+        if cut is None:
+            return
+        parts: list[tuple[Segment, Graph]] = []
+        changed = False
+        for i, segment in enumerate(cut):
+            sub = subprogram(self.program, segment)
+            budget = (deadline - time.time()) / (len(cut) - i)
+            if budget <= 0:
+                parts.append((segment, sub))
+                continue
+            options = replace(self.options, time_budget=budget, profile=False)
+            result = Search(
+                sub,
+                options,
+                self.job.make_pruner,
+                self.make_verifier(sub),
+                executor=self.executor,
+                progress=self.progress_stream,
+                make_verifier=self.make_verifier,
+            ).run()
+            for k, v in result.stats.items():
+                self.stats[k] = self.stats.get(k, 0) + v
+            if result.ranked and result.ranked[0].seconds < result.baseline:
+                parts.append((segment, result.ranked[0].graph))
+                changed = True
+            else:
+                parts.append((segment, sub))
+        if not changed:
+            return
+        assert self.options.target is not None
+        whole = fuse_program(compose(self.program, parts))
+        found = Found(program_cost(whole, self.options.target).seconds, repr(whole), whole)
+        self.found.setdefault(found.text, found)
+        self._verify(found)
 
     def _run_phase(self, job: Job, deadline: float) -> tuple[int, int, bool]:
         """(units done, units, whether the phase ran to its end)."""
@@ -316,6 +363,12 @@ class Search:
             channel.stop.set()
         for fut in pending:
             fut.cancel()
+
+
+def _default_verifier(program: Graph) -> EquivalenceCheck:
+    from mirage.passes.equivalence.verifier import Verifier
+
+    return Verifier(program)
 
 
 def stderr_if_terminal() -> TextIO | None:

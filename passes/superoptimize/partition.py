@@ -1,0 +1,121 @@
+"""Long programs cut into segments that are searched one by one.
+
+The search space grows steeply with the number of ops a μGraph must cover; the reference
+system, too, cuts large programs into subprograms of a few ops and superoptimizes each.
+Here a program of more than `MAX_SEGMENT_OPS` kernel ops is cut, in its op order, into
+segments of at most that many ops, choosing the cuts where the fewest bytes cross from one
+segment to the next (a value crosses a cut when it is made before and read after it; the
+program's arguments count too, so a cut that makes a segment re-read a large input costs).
+Each segment becomes a program of its own (`subprogram`); the μGraphs found for the
+segments, put back together (`compose`), are one candidate of the whole program, verified
+against it like any other.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from mirage.dialects.ugraph.graph import Graph, Op
+
+MAX_SEGMENT_OPS = 6
+
+
+@dataclass(frozen=True)
+class Segment:
+    start: int
+    stop: int
+    """Ops [start, stop) of the program."""
+    inputs: tuple[int, ...]
+    """Program values the segment reads from outside it, in increasing order."""
+    outputs: tuple[int, ...]
+    """Values the segment makes that later ops or the program's outputs read."""
+
+
+def _values(program: Graph) -> tuple[list[int], list[tuple[int, ...]]]:
+    """Per op: the first value number of its results; and every op's result numbers."""
+    firsts: list[int] = []
+    results: list[tuple[int, ...]] = []
+    for _, ids in program.result_ids():
+        firsts.append(ids[0] if ids else -1)
+        results.append(ids)
+    return firsts, results
+
+
+def _segment(program: Graph, start: int, stop: int) -> Segment:
+    _, results = _values(program)
+    made = {v for ids in results[start:stop] for v in ids}
+    reads = sorted({v for op in program.ops[start:stop] for v in op.operands if v not in made})
+    later = {v for op in program.ops[stop:] for v in op.operands} | set(program.outputs)
+    outputs = tuple(v for ids in results[start:stop] for v in ids if v in later)
+    return Segment(start, stop, tuple(reads), outputs)
+
+
+def _crossing_bytes(program: Graph, cut: int) -> int:
+    _, results = _values(program)
+    before = set(range(len(program.args))) | {v for ids in results[:cut] for v in ids}
+    after = {v for op in program.ops[cut:] for v in op.operands} | set(program.outputs)
+    return sum(program.type_of(v).nbytes for v in before & after)
+
+
+def segments(program: Graph, max_ops: int = MAX_SEGMENT_OPS) -> list[Segment] | None:
+    """The cut with the fewest crossing bytes (ties: fewer segments, then later cuts), or
+    None for a program of at most `max_ops` ops."""
+    n = len(program.ops)
+    if n <= max_ops:
+        return None
+    crossing = [0] + [_crossing_bytes(program, c) for c in range(1, n)]
+    # best[i]: (bytes, segments, -cut positions) of the best cutting of ops[:i]
+    best: list[tuple[int, int, tuple[int, ...]] | None] = [None] * (n + 1)
+    best[0] = (0, 0, ())
+    for i in range(1, n + 1):
+        for j in range(max(0, i - max_ops), i):
+            prev = best[j]
+            if prev is None:
+                continue
+            cost = prev[0] + (crossing[j] if j else 0)
+            cand = (cost, prev[1] + 1, (*prev[2], -j))
+            if best[i] is None or cand < best[i]:  # type: ignore[operator]
+                best[i] = cand
+    final = best[n]
+    assert final is not None
+    cuts = [-c for c in final[2]] + [n]
+    return [_segment(program, a, b) for a, b in itertools.pairwise(cuts)]
+
+
+def subprogram(program: Graph, segment: Segment) -> Graph:
+    """The segment as a program: its inputs become arguments."""
+    _, results = _values(program)
+    number = {v: i for i, v in enumerate(segment.inputs)}
+    n = len(segment.inputs)
+    ops: list[Op] = []
+    for op, ids in zip(
+        program.ops[segment.start : segment.stop], results[segment.start :], strict=False
+    ):
+        ops.append(
+            Op(op.kind, tuple(number[v] for v in op.operands), op.results, op.attrs, op.body)
+        )
+        for v in ids:
+            number[v] = n
+            n += 1
+    args = tuple(program.type_of(v) for v in segment.inputs)
+    return Graph(args, tuple(ops), tuple(number[v] for v in segment.outputs))
+
+
+def compose(program: Graph, parts: list[tuple[Segment, Graph]]) -> Graph:
+    """The program with each segment replaced by a graph that computes its subprogram."""
+    number = {v: v for v in range(len(program.args))}
+    n = len(program.args)
+    ops: list[Op] = []
+    for segment, graph in parts:
+        local = {i: number[v] for i, v in enumerate(segment.inputs)}
+        for op, ids in graph.result_ids():
+            ops.append(
+                Op(op.kind, tuple(local[v] for v in op.operands), op.results, op.attrs, op.body)
+            )
+            for v in ids:
+                local[v] = n
+                n += 1
+        for v, out in zip(segment.outputs, graph.outputs, strict=True):
+            number[v] = local[out]
+    return Graph(program.args, tuple(ops), tuple(number[v] for v in program.outputs))
