@@ -17,6 +17,10 @@ ITERATION_SECONDS = 0.02e-6
 EFFICIENCY = 0.85
 """Fraction of peak bandwidth or flops that a kernel reaches at best (a library kernel for
 a pre-defined op, or a generated one)."""
+FMA_MATMUL_SLOWDOWN = 8
+"""A matmul off the tensor cores (an f32 operand) runs as FMAs from shared memory at about
+an eighth of the CUDA cores' peak: 7.7 TFLOP/s measured on one NVIDIA H200
+(benchmarks/calibrate_cost.py, attention's exp(Q K) V with exp in f32)."""
 _SATURATING_SM_FRACTION = 0.4
 """Fraction of the SMs that, busy, saturate device-memory bandwidth."""
 
@@ -46,6 +50,11 @@ def _matmul_flops(a: TensorType, b: TensorType, padded: bool) -> int:
     if padded:  # mma tiles are 16x8x16: small tiles waste the rest
         m, n, k = -(-m // 16) * 16, -(-n // 8) * 8, -(-k // 16) * 16
     return 2 * batch * m * n * k
+
+
+def _on_tensor_cores(a: TensorType, b: TensorType) -> bool:
+    """The lowering's rule: mma.sync takes two f16 or two bf16 operands."""
+    return a.dtype == b.dtype and a.dtype in ("f16", "bf16") and a.shape[-1] % 16 == 0
 
 
 def _vector_flops(op: Op, operands: list[TensorType]) -> int:
@@ -135,8 +144,11 @@ def graph_op_cost(
             continue
         if bop.kind == "output":
             continue
-        if bop.kind == "matmul":
+        if bop.kind == "matmul" and _on_tensor_cores(in_types[0], in_types[1]):
             tensor += times * _matmul_flops(in_types[0], in_types[1], padded=True)
+        elif bop.kind == "matmul":
+            flops = _matmul_flops(in_types[0], in_types[1], padded=False)
+            vector += times * flops * FMA_MATMUL_SLOWDOWN
         else:
             vector += times * _vector_flops(bop, in_types)
         smem_traffic += times * (

@@ -130,6 +130,10 @@ class Explorer:
                 if child is not None:
                     walk(child, None)
 
+        # Which children a node has depends on the bound (a child that cannot beat it is
+        # not listed), and paths index children as `split` listed them, under the job's
+        # bound: replay under it, tighten only within this unit.
+        self.space.bound = self.job.bound
         try:
             entry = self.expand(path)
             if entry is not None:

@@ -33,11 +33,12 @@ from mirage.passes.superoptimize.layout import (
     input_layout,
     omap_choices,
 )
+from mirage.passes.superoptimize.precision import narrow_body
 from mirage.passes.superoptimize.probes import SMALL_DIM, divisors, grid_probes, loop_probes
 from mirage.passes.superoptimize.resources import check_fit
 from mirage.passes.superoptimize.target import Target
 
-MAX_GRID_DIMS = 2
+MAX_GRID_DIMS = 3
 """Grid dims a block graph may use: (x) or (x, y), as the reference system's grids."""
 BLOCK_SIZES = ((128, 1, 1), (256, 1, 1))
 MAX_BLOCKS = 16384
@@ -210,12 +211,14 @@ def instantiate(
                 attrs = (("omap", omap),)
             else:
                 shape = result_shape(bop.kind, dict(bop.attrs), [t.shape for t in in_types])
-            new = Op(bop.kind, bop.operands, (TensorType(shape, bop.results[0].dtype),), attrs)
+            new = Op(
+                bop.kind, bop.operands, (TensorType(shape, bop.results[0].dtype),), attrs, bop.body
+            )
             ops.append(new)
             types.append(new.results[0])
     except ShapeError:
         return None
-    new_body = Graph(tuple(operand_types), tuple(ops), body.outputs, body.loop_end)
+    new_body = narrow_body(Graph(tuple(operand_types), tuple(ops), body.outputs, body.loop_end))
     attrs = dict(op.attrs)
     attrs.update(grid=grid, block=block, forloop_range=loops)
     return Op("graph", op.operands, new_body.output_types, tuple(sorted(attrs.items())), new_body)

@@ -38,7 +38,24 @@ def _load_programs() -> ModuleType:
 
 benchmark_program: Callable[..., ModuleOp] = _load_programs().program
 
-__all__ = ["benchmark_program", "build", "equal_in_float64", "only_func", "search"]
+__all__ = [
+    "benchmark_program",
+    "build",
+    "equal_in_float64",
+    "load_ugraph",
+    "only_func",
+    "search",
+]
+
+
+def load_ugraph(name: str) -> Graph:
+    """The hand-written μGraph benchmarks/ugraphs/NAME.mlir."""
+    from xdsl.parser import Parser
+
+    from mirage.tools.registry import make_context
+
+    text = (ROOT / "benchmarks" / "ugraphs" / f"{name}.mlir").read_text()
+    return graph_from_func(only_func(Parser(make_context(), text).parse_module()))
 
 
 def only_func(module: ModuleOp) -> FuncOp:

@@ -3,6 +3,8 @@ together compute the program."""
 
 from __future__ import annotations
 
+import itertools
+
 from superoptimize.so_helpers import benchmark_program, build, equal_in_float64, only_func
 
 from mirage.dialects.builder import KernelBuilder
@@ -47,7 +49,7 @@ def test_segments_hold_at_most_the_maximum_and_cover_the_program_in_order() -> N
         cut = segments(program, most)
         assert cut is not None
         assert cut[0].start == 0 and cut[-1].stop == len(program.ops)
-        assert all(a.stop == b.start for a, b in zip(cut, cut[1:], strict=False))
+        assert all(a.stop == b.start for a, b in itertools.pairwise(cut))
         assert all(0 < s.stop - s.start <= most for s in cut)
         # a chain crosses each cut with one tensor: as few segments as the maximum allows
         assert len(cut) == -(-len(program.ops) // most)

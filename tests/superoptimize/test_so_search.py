@@ -138,3 +138,21 @@ def test_a_time_budget_stops_the_search_with_what_it_verified() -> None:
     assert result.elapsed < 60
     for r in result.ranked:
         assert r.verdict.startswith("equivalent")
+
+
+def test_units_replay_the_same_subtrees_in_a_process_that_ran_others_before() -> None:
+    # A worker process keeps one explorer for all its units; the candidates of one unit
+    # tighten its bound, which must not change how the next unit's path is replayed.
+    from mirage.passes.superoptimize.explore import Explorer, Job, split
+    from mirage.passes.superoptimize.kernelgen import SearchLimits
+
+    program = build(_softmax)
+    job = Job(program, SearchLimits(1, 7, SM_90, 0), 2, PrunerFactory(None))
+    units = split(Explorer(job), 16)
+    assert len(units) >= 4
+    reused = Explorer(job)
+    for path in units:
+        alone = Explorer(job).run(path, float("inf"))
+        again = reused.run(path, float("inf"))
+        assert alone.complete and again.complete
+        assert [f.text for f in again.found] == [f.text for f in alone.found], path
