@@ -75,6 +75,31 @@ def group_layout(threads: int, outputs: int, per_output: int) -> tuple[int, int,
     return group, per_pass, math.ceil(outputs / per_pass)
 
 
+def wide_group(threads: int, outputs: int, per_output: int) -> int:
+    """Lanes per output for a reduction with fewer outputs than warps over long rows: the
+    group spans several warps, which combine through shared memory (`Plan.scratch`), so
+    that the whole block works instead of one warp per output. 0 where one warp per
+    output (or less) is the layout."""
+    if threads % 32:
+        return 0
+    group = min(_pow2_floor(per_output), _pow2_floor(max(1, threads // outputs)))
+    return group if group > 32 else 0
+
+
+def _wide_reductions(graph: Graph, threads: int) -> bool:
+    for op in graph.ops:
+        if op.kind in ("reduce_sum", "reduce_max", "rms_norm"):
+            shape = graph.type_of(op.operands[0]).shape
+            if op.kind == "rms_norm":
+                dim, size = len(shape) - 1, 1
+            else:
+                dim, size = op.int_attr("dim"), op.int_attr("size")
+            outputs = math.prod(shape) // shape[dim] * size
+            if wide_group(threads, outputs, shape[dim] // size):
+                return True
+    return False
+
+
 class PlanError(ValueError):
     """The block graph cannot run on one thread block as asked (e.g. too much shared
     memory); the message says what and how much."""
@@ -160,6 +185,9 @@ class Plan:
     smem_bytes: int = 0
     bulk: bool = False
     """Pipelined tiles arrive by TMA bulk copies, counted on one mbarrier per stage."""
+    scratch: int = -1
+    """Shared-memory offset of one f32 per warp for reductions across warps
+    (`wide_group`), or -1 where no reduction needs them."""
     mbarriers: int = 0
     """Shared-memory offset of the stages' mbarriers (8 bytes each) when `bulk`."""
     register_rows: set[int] = field(default_factory=lambda: set())
@@ -697,7 +725,10 @@ class Planner:
             candidates = [s for s in candidates if s <= 3] or candidates
         budget = limit // wanted
         p.bulk = self._bulk_copies()
-        fitting = [s for s in candidates if _with_stages(p, s) + _mbarrier_bytes(p, s) <= budget]
+        scratch = align_up(4 * (p.threads // 32)) if _wide_reductions(p.graph, p.threads) else 0
+        fitting = [
+            s for s in candidates if _with_stages(p, s) + _mbarrier_bytes(p, s) + scratch <= budget
+        ]
         candidates = fitting or candidates
         last_error = ""
         for stages in candidates:
@@ -705,9 +736,12 @@ class Planner:
             for v in p.streamed:
                 p.tiles[v].stages = stages
             size = _assign_offsets(p)
-            if size + _mbarrier_bytes(p, stages) <= limit:
+            if size + _mbarrier_bytes(p, stages) + scratch <= limit:
                 p.mbarriers = size
                 p.smem_bytes = size + _mbarrier_bytes(p, stages)
+                if scratch:
+                    p.scratch = p.smem_bytes
+                    p.smem_bytes += scratch
                 return
             last_error = (
                 f"block graph needs {size} bytes of shared memory with {stages} pipeline "
@@ -846,4 +880,12 @@ def plan_graph_op(
     return Planner(body, grid, block, loops, arch, stages).run()
 
 
-__all__ = ["MatmulPlan", "Plan", "PlanError", "Task", "group_layout", "plan_graph_op"]
+__all__ = [
+    "MatmulPlan",
+    "Plan",
+    "PlanError",
+    "Task",
+    "group_layout",
+    "plan_graph_op",
+    "wide_group",
+]

@@ -28,7 +28,7 @@ from mirage.dialects import nvvm
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize.layout import Tile
-from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, group_layout
+from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, group_layout, wide_group
 from mirage.lowering.to_llvm.builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
 from mirage.lowering.to_llvm.scalar import scalar_op
 
@@ -755,6 +755,12 @@ class KernelEmitter:
 
     # reductions ---------------------------------------------------------------------------
 
+    def _wide(self, outputs: int, per_output: int) -> int:
+        """Lanes per output of a reduction across warps (0: within a warp)."""
+        if self.plan.scratch < 0:
+            return 0
+        return wide_group(self.plan.threads, outputs, per_output)
+
     def _groups(self, outputs: int, per_output: int) -> tuple[int, int, int]:
         """(lanes per output, outputs per pass, passes) for a group reduction."""
         return group_layout(self.plan.threads, outputs, per_output)
@@ -780,6 +786,9 @@ class KernelEmitter:
         outputs = math.prod(out_shape)
         per_output = shape[dim] // size
         group, per_pass, passes = self._groups(outputs, per_output)
+        wide = self._wide(outputs, per_output) if into is None else 0
+        if wide:
+            group, per_pass, passes = wide, self.plan.threads // wide, 1
         neutral = 0.0 if kind == "sum" else NEG_INF
 
         def combine(x: SSAValue, y: SSAValue) -> SSAValue:
@@ -832,10 +841,29 @@ class KernelEmitter:
                 slot = b.slot(into, p, f32)
                 b.store(combine(b.load(f32, slot, 4), total), slot, 4)
                 return
-            off = group // 2
+            off = min(group, 32) // 2
             while off >= 1:
                 total = combine(total, b.shfl_bfly(total, off))
                 off //= 2
+            if group > 32:
+                # each warp's total to shared memory; the group's warps, summed by all
+                with b.if_(b.icmp("eq", self.lane, 0)):
+                    b.store(total, self.smem_ptr(b.add(self.plan.scratch, b.mul(self.warp, 4))), 4)
+                b.barrier()
+                first = b.mul(b.udiv(self.tid, group), group // 32)
+                parts = [
+                    b.load(
+                        f32, self.smem_ptr(b.add(self.plan.scratch, b.mul(b.add(first, w), 4))), 4
+                    )
+                    for w in range(group // 32)
+                ]
+                while len(parts) > 1:
+                    parts = [
+                        combine(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                        for i in range(0, len(parts), 2)
+                    ]
+                total = parts[0]
+                b.barrier()  # the scratch is free again for the next reduction
             cond = valid if everyone else b.and1(valid, b.icmp("eq", lane, 0))
             with b.if_(cond):
                 finish(oc, total)
@@ -871,7 +899,7 @@ class KernelEmitter:
         n = shape[-1]
         dim = len(shape) - 1
         outputs = math.prod(shape[:-1])
-        group, _, _ = self._groups(outputs, n)
+        group = self._wide(outputs, n) or self._groups(outputs, n)[0]
 
         def finish(coords: list[Int], total: SSAValue) -> None:
             scale = b.rsqrt(b.fmul(total, b.f32(1.0 / n)))

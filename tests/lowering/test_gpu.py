@@ -24,6 +24,8 @@ CASES = [
     (DATA / "blocks.mlir", "post_matmul", 1.0),
     (DATA / "chain.mlir", "chain", 0.5),
     (DATA / "ops.mlir", "layout", 1.0),
+    (DATA / "wide_rows.mlir", "norm_chain", 1.0),
+    (DATA / "wide_rows.mlir", "row_max_sum", 1.0),
 ]
 
 

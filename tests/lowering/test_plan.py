@@ -132,3 +132,18 @@ def test_tensors_over_two_gib_are_refused() -> None:
     (op,) = generate.gated_mlp(8, 65536, 32768, nt=64, kt=64).ops
     with pytest.raises(PlanError, match="32-bit offsets"):
         _plan(op)
+
+
+@pytest.mark.parametrize("func", ["norm_chain", "row_max_sum"])
+def test_reductions_across_warps_get_a_scratch_per_warp(func: str) -> None:
+    (op,) = _graph_ops(DATA / "wide_rows.mlir", func)
+    plan = _plan(op)
+    assert plan.scratch >= 0 and plan.scratch % 16 == 0
+    assert plan.scratch + 4 * (plan.threads // 32) <= plan.smem_bytes
+    for tile in plan.tiles.values():
+        assert tile.offset + tile.total_bytes <= plan.scratch
+
+
+def test_one_warp_per_row_needs_no_scratch() -> None:
+    (op,) = _graph_ops(FIXTURES / "rmsnorm_linear.mlir", "ugraph")
+    assert _plan(op).scratch == -1

@@ -48,6 +48,17 @@ def test_small_fixtures_assemble(arch: str) -> None:
 
 
 @needs_ptxas
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+@pytest.mark.parametrize("func", ["norm_chain", "row_max_sum"])
+def test_reductions_across_warps_assemble(func: str, arch: str) -> None:
+    program = _compile(DATA / "wide_rows.mlir", func, arch)
+    _assembles(program)
+    # totals go through shared memory between two barriers
+    assert program.ptx.count("bar.sync") >= 2
+    assert "st.shared.b32" in program.ptx
+
+
+@needs_ptxas
 @pytest.mark.slow
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
 @pytest.mark.parametrize("name", ["rmsnorm_linear", "attention"])
