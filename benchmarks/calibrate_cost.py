@@ -80,7 +80,7 @@ def _variants(op: Any, types: list[Any], target: Any) -> list[Any]:
     return sorted(out.values(), key=lambda p: p.seconds)
 
 
-def build(directory: Path, per_structure: int) -> None:
+def build(directory: Path, per_structure: int, only: str | None = None) -> None:
     from mirage.dialects.ugraph.graph import Graph
     from mirage.dialects.ugraph.to_ir import func_from_graph
     from mirage.lowering.ptx.compile import compile_function
@@ -90,6 +90,8 @@ def build(directory: Path, per_structure: int) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     seen: set[str] = set()
     for name, op, types in _structures():
+        if only and only not in name:
+            continue
         variants = [op, *(v.op for v in _variants(op, types, SM_90))]
         if len(variants) > per_structure:
             step = (len(variants) - 1) / (per_structure - 1)
@@ -190,10 +192,11 @@ def main() -> None:
     mode.add_argument("--build", action="store_true")
     mode.add_argument("--time", action="store_true")
     ap.add_argument("--per-structure", type=int, default=24)
+    ap.add_argument("--only", default=None, help="structures whose name contains this")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     if args.build:
-        build(args.directory, args.per_structure)
+        build(args.directory, args.per_structure, args.only)
     else:
         time_all(args.directory, args.json)
 
