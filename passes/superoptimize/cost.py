@@ -25,8 +25,8 @@ FMA_MATMUL_SLOWDOWN = 8
 """A matmul off the tensor cores (an f32 operand) runs as FMAs from shared memory at about
 an eighth of the CUDA cores' peak: 7.7 TFLOP/s measured on one NVIDIA H200
 (benchmarks/calibrate_cost.py, attention's exp(Q K) V with exp in f32)."""
-SATURATING_WARPS = 16
-STARVED_EXPONENT = 0.3
+SATURATING_WARPS = 8
+STARVED_EXPONENT = 0.6
 """Fitted to 294 tilings of 16 kernels timed on one NVIDIA H200 (benchmarks/calibrate_cost.py):
 the measured time of the model's pick over the best measured tiling of each kernel falls
 from 1.14 to 1.09 (geometric mean; worst from 2.44 to 1.56), and a 4-warps-per-SM attention

@@ -7,6 +7,8 @@
 // RUN: mirage-opt %S/../../../benchmarks/found/lora.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=LORA
 // RUN: mirage-opt %S/../../../benchmarks/found/ntrans_b1.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=NTRANS
 // RUN: mirage-opt %S/../../../benchmarks/found/ntrans_b8.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=NTRANS
+// RUN: mirage-opt %S/../../../benchmarks/found/qknorm_b1.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=QKNORM
+// RUN: mirage-opt %S/../../../benchmarks/found/qknorm_b8.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=QKNORM
 // RUN: mirage-opt %S/../../../benchmarks/found/rmsnorm_linear_b1.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=RMSNORM_LINEAR
 // RUN: mirage-opt %S/../../../benchmarks/found/rmsnorm_linear_b8.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=RMSNORM_LINEAR
 
@@ -48,3 +50,15 @@
 // GQA:         block.exp
 // GQA:         block.matmul
 // GQA:       block.div
+
+// qknorm: both norms in a first kernel, then the attention as above.
+// QKNORM-LABEL: func.func @ugraph
+// QKNORM:       kernel.graph
+// QKNORM:         block.rms_norm
+// QKNORM:         block.reduce_sum
+// QKNORM:         block.sqrt
+// QKNORM:       kernel.graph
+// QKNORM:         block.matmul
+// QKNORM:         block.exp
+// QKNORM:         block.matmul
+// QKNORM:       block.div
