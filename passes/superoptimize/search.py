@@ -148,12 +148,17 @@ class Search:
         self.verified: dict[str, bool] = {}
         self.verdicts: dict[str, str] = {}
         self.stats: dict[str, int] = {}
+        self.verify_seconds = 0.0
+        """The longest verification so far: the end of the budget is kept for the final
+        verification of `keep` candidates."""
 
     # --- verification --------------------------------------------------------------
 
     def _verify(self, f: Found) -> bool:
         if f.text not in self.verified:
+            began = time.time()
             verdict = self.verifier.verify(f.graph)
+            self.verify_seconds = max(self.verify_seconds, time.time() - began)
             self.verified[f.text] = verdict.equivalent
             self.verdicts[f.text] = str(verdict)
         return self.verified[f.text]
@@ -205,7 +210,8 @@ class Search:
             bound = known - max(known * MIN_GAIN, MIN_GAIN_SECONDS)
             limits = replace(self.job.limits, max_kernel_ops=kernels)
             job = replace(self.job, limits=limits, bound=bound)
-            done, total, finished = self._run_phase(job, deadline)
+            reserve = min(self.options.time_budget / 2, self.options.keep * self.verify_seconds)
+            done, total, finished = self._run_phase(job, deadline - reserve)
             units += total
             complete = complete and finished and done == total
             if not finished:
