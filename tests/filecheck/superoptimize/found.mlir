@@ -1,6 +1,7 @@
 // The μGraphs the search found for the benchmark programs (benchmarks/found, written by
 // benchmarks/search_bench.py --write) are equivalent to their programs, and have the
-// kernels the search is meant to find.
+// kernels the search is meant to find. (qknorm_b8 is left to benchmarks/: its check takes
+// minutes and gigabytes at that shape.)
 // RUN: mirage-opt %S/../../../benchmarks/found/gated_mlp.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=GATED_MLP
 // RUN: mirage-opt %S/../../../benchmarks/found/gqa_b1.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=GQA
 // RUN: mirage-opt %S/../../../benchmarks/found/gqa_b8.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=GQA
@@ -8,7 +9,6 @@
 // RUN: mirage-opt %S/../../../benchmarks/found/ntrans_b1.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=NTRANS
 // RUN: mirage-opt %S/../../../benchmarks/found/ntrans_b8.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=NTRANS
 // RUN: mirage-opt %S/../../../benchmarks/found/qknorm_b1.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=QKNORM
-// RUN: mirage-opt %S/../../../benchmarks/found/qknorm_b8.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=QKNORM
 // RUN: mirage-opt %S/../../../benchmarks/found/rmsnorm_linear_b1.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=RMSNORM_LINEAR
 // RUN: mirage-opt %S/../../../benchmarks/found/rmsnorm_linear_b8.mlir -p 'check-equivalence{reference=program candidate=ugraph}' | FileCheck %s --check-prefix=RMSNORM_LINEAR
 
