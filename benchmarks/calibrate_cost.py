@@ -3,6 +3,7 @@ each estimated by `passes/superoptimize/cost.py` and timed on the GPU.
 
     python benchmarks/calibrate_cost.py --build DIR [--per-structure 24]    # CPU
     python3 benchmarks/calibrate_cost.py --time DIR [--json out.json]       # GPU machine
+    python benchmarks/calibrate_cost.py --compare out.json [more.json ...]  # CPU
 
 `--build` takes every graph-defined op of the μGraphs in `benchmarks/found/` and
 `benchmarks/ugraphs/`, enumerates the parallelizations of its structure that fit the target
@@ -11,7 +12,13 @@ each estimated by `passes/superoptimize/cost.py` and timed on the GPU.
 most expensive included), and lowers each as a program of one kernel (DIR/NAME.json, with
 the model's estimate and the kernel's figures in DIR/NAME.meta.json). `--time` times each
 by the DESIGN §8 method and prints model and measured µs side by side, with the rank
-correlation per structure.
+correlation per structure. `--compare` re-estimates every timed tiling with the current
+cost model (the tilings are found again by structure, grid, block and loop range) and prints,
+per structure, the measured time of the model's pick against the best measured tiling, and
+their geometric mean: how well the model in the tree chooses. Use `--only ugraphs_` there:
+the found μGraphs change with each search, so their old timings need not match the
+structures in benchmarks/found now. The timings of 2026-11-29 are
+in `benchmarks/data/calibration_*.json`.
 """
 
 from __future__ import annotations
@@ -185,20 +192,64 @@ def time_all(directory: Path, out: Path | None) -> None:
         out.write_text(json.dumps(rows, indent=1))
 
 
+def compare(files: list[Path], only: str | None = None) -> None:
+    import math
+
+    from mirage.passes.superoptimize.cost import graph_op_cost
+    from mirage.passes.superoptimize.target import SM_90
+
+    def key(structure: str, grid: Any, block: int, loops: int) -> tuple[Any, ...]:
+        return (structure, tuple(grid), block, loops)
+
+    ops: dict[tuple[Any, ...], tuple[Any, list[Any]]] = {}
+    for name, op, types in _structures():
+        if only and only not in name:
+            continue
+        for v in [op, *(p.op for p in _variants(op, types, SM_90))]:
+            k = key(name, v.ints_attr("grid"), v.ints_attr("block")[0], v.int_attr("forloop_range"))
+            ops.setdefault(k, (v, types))
+    points: dict[tuple[Any, ...], tuple[str, float, float]] = {}
+    for path in files:  # later files replace earlier timings of the same tiling
+        for r in json.loads(path.read_text()):
+            k = key(r["structure"], r["grid"], r["block"][0], r["loops"])
+            if k in ops and "measured_us" in r:
+                v, types = ops[k]
+                model = graph_op_cost(v, list(types), SM_90).seconds * 1e6
+                points[k] = (r["structure"], model, r["measured_us"])
+    regrets: list[float] = []
+    for structure in sorted({p[0] for p in points.values()}):
+        rows = [p for p in points.values() if p[0] == structure]
+        pick = min(rows, key=lambda p: p[1])
+        best = min(rows, key=lambda p: p[2])
+        regrets.append(pick[2] / best[2])
+        print(
+            f"{structure:32s} n={len(rows):3d}  pick: model {pick[1]:8.2f} measured "
+            f"{pick[2]:8.2f} us  best measured {best[2]:8.2f} us  ({pick[2] / best[2]:.2f}x)"
+        )
+    mean = math.exp(sum(math.log(r) for r in regrets) / len(regrets))
+    print(
+        f"{len(points)} tilings: the model's pick is {mean:.3f}x the best (geometric mean), "
+        f"{max(regrets):.2f}x at worst"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("directory", type=Path)
+    ap.add_argument("paths", type=Path, nargs="+", help="DIR (--build, --time) or JSON files")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--build", action="store_true")
     mode.add_argument("--time", action="store_true")
+    mode.add_argument("--compare", action="store_true")
     ap.add_argument("--per-structure", type=int, default=24)
     ap.add_argument("--only", default=None, help="structures whose name contains this")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    if args.build:
-        build(args.directory, args.per_structure, args.only)
+    if args.compare:
+        compare(args.paths, args.only)
+    elif args.build:
+        build(args.paths[0], args.per_structure, args.only)
     else:
-        time_all(args.directory, args.json)
+        time_all(args.paths[0], args.json)
 
 
 if __name__ == "__main__":

@@ -27,10 +27,12 @@ an eighth of the CUDA cores' peak: 7.7 TFLOP/s measured on one NVIDIA H200
 (benchmarks/calibrate_cost.py, attention's exp(Q K) V with exp in f32)."""
 SATURATING_WARPS = 8
 STARVED_EXPONENT = 0.6
-"""Fitted to 294 tilings of 16 kernels timed on one NVIDIA H200 (benchmarks/calibrate_cost.py):
-the measured time of the model's pick over the best measured tiling of each kernel falls
-from 1.14 to 1.09 (geometric mean; worst from 2.44 to 1.56), and a 4-warps-per-SM attention
-kernel (measured 52 µs) no longer ranks above the split-KV pair (measured 23 µs)."""
+"""Fitted to tilings of the benchmark kernels timed on one NVIDIA H200
+(`benchmarks/calibrate_cost.py --compare benchmarks/data/calibration_*.json --only ugraphs_`):
+on the hand-written kernels' 187 tilings the measured time of the model's pick over the best
+measured tiling falls from 1.17x to 1.12x (geometric mean; worst from 2.44x to 1.56x), and a
+4-warps-per-SM attention kernel (measured 52 µs) no longer ranks above the split-KV pair
+(measured 23 µs)."""
 _SATURATING_SM_FRACTION = 0.4
 """Fraction of the SMs that, busy, saturate device-memory bandwidth."""
 
