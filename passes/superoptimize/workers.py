@@ -4,8 +4,9 @@ Units go to any `concurrent.futures.Executor`-like object (`UnitExecutor`): the 
 default is a process pool; an engine that runs Python callables on a cluster and returns
 futures (Dask's `Client`, Ray's `ray.util` pools) fits the same two calls. A unit is
 picklable: the job (program, limits, pruner factory) and a path in the search tree. Each
-worker process keeps the explorer of the job it last ran, so units of one job share the
-nodes on their way and the pruner's and the evaluator's memory.
+worker process (each thread, under a thread pool) keeps the explorer of the job it last
+ran, so units of one job share the nodes on their way and the pruner's and the evaluator's
+memory.
 
 Only the local pool gets the live channel (a stop flag and progress counters in shared
 memory); elsewhere units stop at the deadline and report when done.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -55,7 +57,9 @@ class Channel:
 
 
 _channel: Channel | None = None
-_explorers: dict[str, Explorer] = {}
+_local = threading.local()
+"""Per thread: the explorer of the job it last ran. A thread-pool executor runs units side by
+side in one process, and an explorer (its pruner's z3 context above all) serves one thread."""
 
 
 def _init_worker(channel: Channel | None) -> None:
@@ -67,15 +71,16 @@ def _init_worker(channel: Channel | None) -> None:
 
 
 def explorer_for(job_id: str, job: Job) -> Explorer:
-    explorer = _explorers.get(job_id)
+    explorers: dict[str, Explorer] = _local.__dict__.setdefault("explorers", {})
+    explorer = explorers.get(job_id)
     if explorer is None:
-        _explorers.clear()
+        explorers.clear()
         explorer = Explorer(job)
         channel = _channel
         if channel is not None:
             explorer.should_stop = channel.stop.is_set
             explorer.on_progress = channel.add
-        _explorers[job_id] = explorer
+        explorers[job_id] = explorer
     return explorer
 
 
