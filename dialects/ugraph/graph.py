@@ -123,6 +123,10 @@ class Graph:
             yield op, tuple(range(n, n + len(op.results)))
             n += len(op.results)
 
+    def producers(self) -> dict[int, int]:
+        """Each op result's number -> the index of the op that makes it."""
+        return {r: j for j, (_, results) in enumerate(self.result_ids()) for r in results}
+
     @property
     def output_types(self) -> tuple[TensorType, ...]:
         return tuple(self._types[v] for v in self.outputs)

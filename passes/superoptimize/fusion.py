@@ -17,10 +17,7 @@ _FUSIBLE = frozenset(ELEMENTWISE_KINDS) | {"mul_scalar"}
 def fuse_chains(body: Graph) -> Graph:
     """The block graph with every fusible chain of two or more ops turned into `fuse`."""
     n_args = len(body.args)
-    producer: dict[int, int] = {}
-    for j, (_, results) in enumerate(body.result_ids()):
-        for r in results:
-            producer[r] = j
+    producer = body.producers()
     uses: dict[int, int] = {}
     for op in body.ops:
         for v in op.operands:

@@ -32,18 +32,13 @@ class Segment:
     """Values the segment makes that later ops or the program's outputs read."""
 
 
-def _values(program: Graph) -> tuple[list[int], list[tuple[int, ...]]]:
-    """Per op: the first value number of its results; and every op's result numbers."""
-    firsts: list[int] = []
-    results: list[tuple[int, ...]] = []
-    for _, ids in program.result_ids():
-        firsts.append(ids[0] if ids else -1)
-        results.append(ids)
-    return firsts, results
+def _result_ids(program: Graph) -> list[tuple[int, ...]]:
+    """Every op's result numbers, in op order."""
+    return [ids for _, ids in program.result_ids()]
 
 
 def _segment(program: Graph, start: int, stop: int) -> Segment:
-    _, results = _values(program)
+    results = _result_ids(program)
     made = {v for ids in results[start:stop] for v in ids}
     reads = sorted({v for op in program.ops[start:stop] for v in op.operands if v not in made})
     later = {v for op in program.ops[stop:] for v in op.operands} | set(program.outputs)
@@ -52,7 +47,7 @@ def _segment(program: Graph, start: int, stop: int) -> Segment:
 
 
 def _crossing_bytes(program: Graph, cut: int) -> int:
-    _, results = _values(program)
+    results = _result_ids(program)
     before = set(range(len(program.args))) | {v for ids in results[:cut] for v in ids}
     after = {v for op in program.ops[cut:] for v in op.operands} | set(program.outputs)
     return sum(program.type_of(v).nbytes for v in before & after)
@@ -85,7 +80,7 @@ def segments(program: Graph, max_ops: int = MAX_SEGMENT_OPS) -> list[Segment] | 
 
 def subprogram(program: Graph, segment: Segment) -> Graph:
     """The segment as a program: its inputs become arguments."""
-    _, results = _values(program)
+    results = _result_ids(program)
     number = {v: i for i, v in enumerate(segment.inputs)}
     n = len(segment.inputs)
     ops: list[Op] = []

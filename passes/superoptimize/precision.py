@@ -20,10 +20,7 @@ TENSOR_CORE_DTYPES = ("f16", "bf16")
 def narrow_body(body: Graph) -> Graph:
     """A block graph with its elementwise matmul operands in the other operand's type."""
     n_args = len(body.args)
-    producer: dict[int, int] = {}
-    for j, (_, results) in enumerate(body.result_ids()):
-        for r in results:
-            producer[r] = j
+    producer = body.producers()
     want: dict[int, str] = {}
     for op in body.ops:
         if op.kind != "matmul":
