@@ -92,6 +92,7 @@ def build(directory: Path, per_structure: int, only: str | None = None) -> None:
     from mirage.dialects.ugraph.to_ir import func_from_graph
     from mirage.lowering.ptx.compile import compile_function
     from mirage.passes.superoptimize.cost import graph_op_cost
+    from mirage.passes.superoptimize.lowered import lowered_facts
     from mirage.passes.superoptimize.target import SM_90
 
     directory.mkdir(parents=True, exist_ok=True)
@@ -119,12 +120,13 @@ def build(directory: Path, per_structure: int, only: str | None = None) -> None:
             except Exception as e:  # a tiling the lowering does not take: reported, skipped
                 print(f"skip {name} #{i}: {type(e).__name__}: {str(e)[:120]}", file=sys.stderr)
                 continue
-            cost = graph_op_cost(v, list(types), SM_90)
+            cost = graph_op_cost(v, list(types), SM_90, lowered=lowered_facts(v, SM_90))
             stem = f"{name}_v{i:02d}"
             (directory / f"{stem}.json").write_text(program.to_json())
             meta = {
                 "structure": name,
                 "as_found": i == 0,
+                "op_key": _op_key(v),
                 "model_us": cost.seconds * 1e6,
                 "grid": list(v.ints_attr("grid")),
                 "block": list(v.ints_attr("block")),
@@ -135,6 +137,14 @@ def build(directory: Path, per_structure: int, only: str | None = None) -> None:
             (directory / f"{stem}.meta.json").write_text(json.dumps(meta))
             built += 1
         print(f"{name}: {built} variants", file=sys.stderr)
+
+
+def _op_key(op: Any) -> str:
+    """Names one tiling exactly (grid, block and loop range alone do not: several
+    patterns share them)."""
+    import hashlib
+
+    return hashlib.sha1(repr(op).encode()).hexdigest()[:16]
 
 
 def _spearman(a: list[float], b: list[float]) -> float:
@@ -196,25 +206,33 @@ def compare(files: list[Path], only: str | None = None) -> None:
     import math
 
     from mirage.passes.superoptimize.cost import graph_op_cost
+    from mirage.passes.superoptimize.lowered import lowered_facts
     from mirage.passes.superoptimize.target import SM_90
 
     def key(structure: str, grid: Any, block: int, loops: int) -> tuple[Any, ...]:
         return (structure, tuple(grid), block, loops)
 
-    ops: dict[tuple[Any, ...], tuple[Any, list[Any]]] = {}
+    # Timings with an op_key name their tiling exactly; older ones by grid, block and loop
+    # range, which several patterns may share (the first such tiling is taken).
+    ops: dict[Any, tuple[Any, list[Any]]] = {}
     for name, op, types in _structures():
         if only and only not in name:
             continue
         for v in [op, *(p.op for p in _variants(op, types, SM_90))]:
             k = key(name, v.ints_attr("grid"), v.ints_attr("block")[0], v.int_attr("forloop_range"))
             ops.setdefault(k, (v, types))
-    points: dict[tuple[Any, ...], tuple[str, float, float]] = {}
+            ops.setdefault((name, _op_key(v)), (v, types))
+    points: dict[Any, tuple[str, float, float]] = {}
     for path in files:  # later files replace earlier timings of the same tiling
         for r in json.loads(path.read_text()):
-            k = key(r["structure"], r["grid"], r["block"][0], r["loops"])
+            if "op_key" in r:
+                k: Any = (r["structure"], r["op_key"])
+            else:
+                k = key(r["structure"], r["grid"], r["block"][0], r["loops"])
             if k in ops and "measured_us" in r:
                 v, types = ops[k]
-                model = graph_op_cost(v, list(types), SM_90).seconds * 1e6
+                lowered = lowered_facts(v, SM_90)
+                model = graph_op_cost(v, list(types), SM_90, lowered=lowered).seconds * 1e6
                 points[k] = (r["structure"], model, r["measured_us"])
     regrets: list[float] = []
     for structure in sorted({p[0] for p in points.values()}):

@@ -33,6 +33,7 @@ from mirage.passes.superoptimize.layout import (
     input_layout,
     omap_choices,
 )
+from mirage.passes.superoptimize.lowered import lowered_facts
 from mirage.passes.superoptimize.precision import narrow_body
 from mirage.passes.superoptimize.probes import SMALL_DIM, divisors, grid_probes, loop_probes
 from mirage.passes.superoptimize.resources import check_fit
@@ -281,7 +282,10 @@ def _priced(
     fit = check_fit(new, target)
     if not fit.ok:
         return None
-    cost = graph_op_cost(new, list(operand_types), target, fit.shared_memory, fit.registers)
+    lowered = lowered_facts(new, target)
+    if lowered is None:
+        return None
+    cost = graph_op_cost(new, list(operand_types), target, regs=fit.registers, lowered=lowered)
     return Parallelized(new, cost.seconds, pattern)
 
 

@@ -1,0 +1,68 @@
+"""What the lowering will make of a graph-defined op, as far as the cost model cares.
+
+The lowering's planner (`mirage.lowering.optimize.plan`) decides which block values stay in
+registers (elementwise chains fused into their readers, a matmul -> exp -> matmul chain
+whose middle never leaves the warp), how many loop iterations of input tiles are in flight
+(pipeline stages) and how many barriers each iteration needs. Two tilings of one structure
+can differ several-fold on the GPU by these alone (attention with and without the register
+chain, benchmarks/RESULTS.md), so the model asks the planner instead of guessing. A tiling
+the planner rejects is one the lowering cannot emit: the search drops it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from mirage.dialects.ugraph.graph import Op
+from mirage.lowering.optimize.plan import PlanError, plan_graph_op
+from mirage.passes.superoptimize.target import Target
+
+
+@dataclass(frozen=True, slots=True)
+class LoweredFacts:
+    register_values: frozenset[int]
+    """Block values (ids of the op's body) that never get a shared-memory tile."""
+    stages: int
+    """Loop iterations of streamed input tiles loaded ahead of the compute (1: none)."""
+    barriers: int
+    """Block-wide barriers per loop iteration."""
+    streamed: bool
+    """Some input tile is loaded anew every iteration."""
+    shared_memory: int
+    """Bytes of shared memory the kernel asks for, pipeline stages included."""
+
+
+def lowering_arch(target: Target) -> str:
+    """The PTX architecture the lowering emits for a search target."""
+    return "sm_90a" if target.name == "sm_90" else target.name
+
+
+@lru_cache(maxsize=8192)
+def lowered_facts(op: Op, target: Target) -> LoweredFacts | None:
+    """The planner's decisions for `op`, or None when the lowering cannot emit it."""
+    assert op.kind == "graph" and op.body is not None
+    try:
+        plan = plan_graph_op(
+            op.body,
+            op.ints_attr("grid"),
+            op.ints_attr("block"),
+            op.int_attr("forloop_range"),
+            lowering_arch(target),
+        )
+    except PlanError:
+        return None
+    in_registers = set(plan.virtual) | plan.register_rows
+    for mm in plan.matmuls.values():
+        if mm.rowsum >= 0:
+            in_registers.add(mm.rowsum)
+        if mm.mode == "regs":  # the product is summed into its accumulator in registers
+            in_registers.update((mm.result, mm.target))
+    body_values = op.body.num_values
+    return LoweredFacts(
+        register_values=frozenset(v for v in in_registers if v < body_values),
+        stages=plan.stages,
+        barriers=plan.barriers,
+        streamed=bool(plan.streamed) and plan.loops > 1,
+        shared_memory=plan.smem_bytes,
+    )
