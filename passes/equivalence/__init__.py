@@ -16,9 +16,10 @@ where the reference is not (`stability.py`). The mirage-opt pass
 
 Modules: `field` (modular arithmetic, exact matmul), `domain` (the value domain and the
 rule of every elementwise kind), `contraction` (large BLAS calls for block matmuls),
-`soundness` (the sound fragment, degrees, the bound), `incremental` (op results shared
-across programs), `stability`, `verifier`, `check_equivalence` (the pass), `mutation`
-(random mutants and programs for testing verifiers).
+`soundness` (the sound fragment, degrees, the bound), `batch` (programs whose batch
+slices are independent tests), `incremental` (op results shared across programs),
+`stability`, `verifier`, `check_equivalence` (the pass), `mutation` (random mutants and
+programs for testing verifiers).
 """
 
 from mirage.passes.equivalence.verifier import (

@@ -9,7 +9,8 @@ integers below 2^53 is exact, so:
 - a matrix product sums K products; BLAS computes it exactly while every partial sum stays
   below 2^53. `matmul` cuts the smaller operand into limbs of b bits with
   K (m - 1) (2^b - 1) < 2^53 (one limb when the residues already fit), stacks the limbs
-  into one BLAS call, and recombines them modulo m; when even one-bit limbs do not fit
+  into one BLAS call, and recombines them modulo m (by Horner's rule, one reduction per
+  limb, where its intermediate sums stay below 2^53); when even one-bit limbs do not fit
   it also cuts K into chunks. At K = 4096 and m = P that is two 14-bit limbs: the exact
   product costs one float64 BLAS call with twice the rows of the smaller operand.
 
@@ -183,6 +184,13 @@ def _split(x: Arr, bits: int, count: int) -> list[Arr]:
     return limbs
 
 
+def _horner_is_exact(k: int, m: int, bits: int) -> bool:
+    """Whether limbs recombine by Horner's rule, r <- (r * 2^bits + sums of the next limb)
+    mod m, with every intermediate exact: r < m and each limb's sums are at most
+    k (m - 1) (2^bits - 1)."""
+    return (m - 1) * (1 << bits) + k * (m - 1) * ((1 << bits) - 1) < EXACT_LIMIT
+
+
 def matmul(a: Arr, b: Arr, m: int) -> Arr:
     """Exact (a @ b) mod m over the last two dims, broadcasting leading dims."""
     k = a.shape[-1]
@@ -207,6 +215,16 @@ def matmul(a: Arr, b: Arr, m: int) -> Arr:
         cols = b.shape[-1]
         products = np.matmul(a, np.concatenate(limbs, axis=-1))
         parts = [products[..., i * cols : (i + 1) * cols] for i in range(count)]
+    if _horner_is_exact(k, m, bits):
+        # Each limb costs one scale, one add and one reduction (instead of a reduction, a
+        # modular product and a modular sum).
+        result = reduce_mod(parts[-1], m)
+        base = float(1 << bits)
+        for part in reversed(parts[:-1]):
+            result *= base
+            result += part
+            result = reduce_mod(result, m)
+        return result
     result = reduce_mod(parts[0], m)
     for i in range(1, count):
         weight = float(pow(2, bits * i, m))

@@ -2,10 +2,12 @@
 
 `Verifier(reference)` draws the random tests once (inputs and omega per test, from a seed)
 and evaluates the reference on them: that is the reference's fingerprint. `verify(candidate)`
-then evaluates the candidate on the same tests, as many as the error bound asks for, and
-compares; results of ops shared with programs evaluated before (the reference, earlier
-candidates) are reused. A candidate that passes is also run in float32 on random floats and
-rejected if it is a numerically unstable rewrite of the reference.
+then evaluates the candidate on the same tests, as many as the error bound asks for (at
+least a floor when an op has only a stand-in rule, where every batch slice of two
+batch-separable programs counts, `batch.py`), and compares; results of ops shared with
+programs evaluated before (the reference, earlier candidates) are reused. A candidate
+that passes is also run in float32 on random floats and rejected if it is a numerically
+unstable rewrite of the reference.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 from mirage.dialects import shapes
 from mirage.dialects.semantics.domain import FloatDomain
 from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.equivalence.batch import separable_batch
 from mirage.passes.equivalence.contraction import ContractingDomain, array_identity
 from mirage.passes.equivalence.domain import FFValue, FiniteFieldDomain, Lazy
 from mirage.passes.equivalence.field import P, Q, random_omega
@@ -56,7 +59,9 @@ class VerifierOptions:
     unsound_tests: int = 40
     """At least this many tests when an op has only a stand-in rule: the bound does not
     hold then, and a stand-in that picks one of two branches (relu, max) agrees with a
-    wrong program in about half the tests per element (2^-40 < 1e-12)."""
+    wrong program in about half the tests per element (2^-40 < 1e-12). When both programs
+    are separable along dim 0 with batch B (`batch.separable_batch`), every test counts as
+    B tests here: ceil(unsound_tests / B) tests are run."""
     cache_bytes: int = 1 << 30
     input_products: bool = True
     """Compute the products of pairs of inputs (A @ B where the shapes allow) once per test
@@ -87,7 +92,8 @@ class Verdict:
     only for the stand-in rules of `unsound_ops`)."""
     unsound_ops: tuple[str, ...]
     tests: int
-    """Random tests in Z_P x Z_Q that the candidate passed (or ran, when it failed)."""
+    """Random tests in Z_P x Z_Q that the candidate passed (or ran, when it failed), each of
+    `batch` slices."""
     error_bound: float
     """Probability bound that a different candidate passes all of them (1: no bound); it
     assumes exact rules, so it holds only when `sound`."""
@@ -97,6 +103,15 @@ class Verdict:
     """Why the candidate was rejected when there is no counterexample."""
     float32_drift: float | None = None
     reference_float32_drift: float | None = None
+    batch: int = 1
+    """Batch slices per test: B when both programs are separable along dim 0 with batch B
+    (each test is then B independent tests of the batch-1 program, which the floor of
+    tests for unsound ops counts), else 1. The error bound counts whole tests only."""
+
+    @property
+    def slices(self) -> int:
+        """Tests of the batch-1 program: `tests` times `batch`."""
+        return self.tests * self.batch
 
     def __bool__(self) -> bool:
         return self.equivalent
@@ -107,9 +122,10 @@ class Verdict:
         text = "equivalent"
         field_name = f"Z_{P} x Z_{Q}"
         if not self.sound:
+            slices = f" ({self.slices} batch slices)" if self.batch > 1 else ""
             return (
                 f"{text}, unsound ops: {', '.join(self.unsound_ops)} ({self.tests} random "
-                f"tests in {field_name}; no error bound, these ops have stand-in rules)"
+                f"tests{slices} in {field_name}; no error bound, these ops have stand-in rules)"
             )
         if self.error_bound < 1.0:
             return (
@@ -190,6 +206,8 @@ class ReferenceFingerprint:
         self.graph = reference
         self.options = options or VerifierOptions()
         self.facts: ProgramFacts = analyze(reference)
+        self.batch = separable_batch(reference)
+        """B when the reference is separable along dim 0 with batch B, else None."""
         self.cache: ResultCache[Any] = ResultCache(_size, self.options.cache_bytes)
         self.tests: list[FieldTest] = []
         self.discarded = 0
@@ -268,14 +286,25 @@ class Verifier:
             no_bound = ErrorBound(0, 0, 1.0)
             return Verdict(False, not unsound, unsound, 0, 1.0, no_bound, reason=mismatch)
         bound = error_bound(fp.facts, facts)
+        # The error bound counts whole tests, not batch slices: the exponent domain's
+        # random omega is shared by every slice of a test, so for Theorem 2 the slices
+        # are not independent tests.
         wanted = bound.tests_for(self.options.error_bound) or self.options.max_tests
+        batch = 1
+        if fp.batch is not None and separable_batch(candidate) == fp.batch:
+            batch = fp.batch
         if unsound:
-            wanted = max(wanted, self.options.unsound_tests)
+            # The floor for stand-in rules is about how often a stand-in's choice agrees
+            # with a wrong program by chance, which depends on the inputs: each slice of a
+            # separable program gets its own independent inputs, so it is a test of its own.
+            wanted = max(wanted, -(-self.options.unsound_tests // batch))
         wanted = min(wanted, self.options.max_tests)
 
         def verdict(equivalent: bool, tests: int, **more: Any) -> Verdict:
             achieved = bound.after(tests) if equivalent else 1.0
-            return Verdict(equivalent, not unsound, unsound, tests, achieved, bound, **more)
+            return Verdict(
+                equivalent, not unsound, unsound, tests, achieved, bound, batch=batch, **more
+            )
 
         passed, failure = self._field_tests(candidate, wanted)
         if failure is not None:

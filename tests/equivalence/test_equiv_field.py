@@ -105,6 +105,24 @@ def test_matmul_is_exact(m: int, k: int, n: int, batch: tuple[int, ...]) -> None
     assert got.astype(np.int64).tolist() == want.tolist()
 
 
+@pytest.mark.parametrize("m", [P, Q])
+@pytest.mark.parametrize("k", [64, 4096])
+@pytest.mark.parametrize("split_a", [True, False])
+def test_matmul_horner_recombination_is_exact(m: int, k: int, split_a: bool) -> None:
+    bits, count, chunk = field._limb_plan(k, m)  # pyright: ignore[reportPrivateUsage]
+    assert count == 2 and chunk == k
+    assert field._horner_is_exact(k, m, bits)  # pyright: ignore[reportPrivateUsage]
+    rows, cols = (2, 5) if split_a else (5, 2)  # the smaller operand is cut into limbs
+    rng = np.random.default_rng(k + m)
+    a = rng.integers(0, m, (rows, k))
+    b = rng.integers(0, m, (k, cols))
+    # The largest residues give the largest limb sums the plan allows.
+    a[0], b[:, 0] = m - 1, m - 1
+    got = field.matmul(a.astype(np.float64), b.astype(np.float64), m)
+    want = np.matmul(a.astype(object), b.astype(object)) % m
+    assert got.astype(np.int64).tolist() == want.tolist()
+
+
 def test_matmul_splits_the_larger_contraction_into_chunks() -> None:
     _bits, count, chunk = field._limb_plan(2**40, P)  # pyright: ignore[reportPrivateUsage]
     assert chunk < 2**40 and count == 1
