@@ -35,7 +35,7 @@ from mirage.passes.superoptimize.layout import (
 )
 from mirage.passes.superoptimize.lowered import lowered_facts
 from mirage.passes.superoptimize.precision import narrow_body
-from mirage.passes.superoptimize.probes import SMALL_DIM, divisors, grid_probes, loop_probes
+from mirage.passes.superoptimize.probes import SMALL_DIM, divisors, loop_probes, split_probes
 from mirage.passes.superoptimize.resources import check_fit
 from mirage.passes.superoptimize.target import Target
 
@@ -242,7 +242,7 @@ def _cut_extents(body: Graph, pattern: Pattern, partitioner: int) -> list[int]:
 def _options(dims: list[int], probes_only: bool, loop: bool) -> list[int]:
     common = math.gcd(*dims)
     if probes_only:
-        return [e for e in (loop_probes if loop else grid_probes)(common) if e >= 2]
+        return [e for e in (loop_probes if loop else split_probes)(common) if e >= 2]
     return [
         d
         for d in divisors(common)
@@ -313,7 +313,7 @@ def parallelizations(
                 options.append([1])
                 continue
             dims = _cut_extents(body, pattern, p)
-            options.append(_options(dims, p in pattern.partial_grid or partial, p == LOOP))
+            options.append(_options(dims, p in pattern.partial_grid, p == LOOP))
         for gx, gy, gz, loops in itertools.product(*options):
             if gx * gy * gz > MAX_BLOCKS:
                 continue

@@ -47,6 +47,24 @@ def grid_probes(n: int) -> list[int]:
     return out
 
 
+SPLIT_TILES = (*PROBE_TILES, 512)
+"""Tile extents tried for a grid dim whose blocks leave partial results (split-K, split-KV):
+the number of splits trades the first kernel's parallelism against the bytes the kernel
+that combines them reads, so one coarser split is tried too (gqa b8's best pair on one
+NVIDIA H200 splits 4096 keys 8 ways)."""
+
+
+def split_probes(n: int) -> list[int]:
+    """Grid extents tried for a dim of extent n that a partial-result grid dim cuts."""
+    out = grid_probes(n)
+    if n > SMALL_DIM:
+        for want in SPLIT_TILES[len(PROBE_TILES) :]:
+            tile = _tile_near(n, want)
+            if tile is not None and n // tile not in out:
+                out.append(n // tile)
+    return out
+
+
 def loop_probes(n: int) -> list[int]:
     """Loop ranges tried for a dim of extent n."""
     if n <= TINY_DIM:
