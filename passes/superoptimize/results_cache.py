@@ -24,7 +24,7 @@ from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 
-SEARCH_VERSION = "superoptimize-3"
+SEARCH_VERSION = "superoptimize-4"
 
 
 @dataclass(frozen=True)

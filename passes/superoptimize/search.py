@@ -22,10 +22,13 @@ from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
 from mirage.passes.superoptimize.fusion import fuse_program
+from mirage.passes.superoptimize.inline import inline_producers
 from mirage.passes.superoptimize.interfaces import EquivalenceCheck, Profiler, PruneCheck
 from mirage.passes.superoptimize.kernelgen import SearchLimits, with_output_types
+from mirage.passes.superoptimize.lowered import lowered_facts
 from mirage.passes.superoptimize.parallelize import parallelizations
 from mirage.passes.superoptimize.partition import Segment, compose, segments, subprogram
+from mirage.passes.superoptimize.resources import check_fit
 from mirage.passes.superoptimize.seed import fused_structure
 from mirage.passes.superoptimize.target import Target
 from mirage.passes.superoptimize.workers import (
@@ -171,10 +174,12 @@ class Search:
         if not result.reported:
             for k, v in result.stats.items():
                 self.stats[k] = self.stats.get(k, 0) + v
-        for f in result.found:
+        found = list(result.found)
+        found.extend(g for g in map(self._inlined, result.found) if g is not None)
+        for f in found:
             self.found.setdefault(f.text, f)
         # Verify what would beat the best so far, cheapest first.
-        for f in sorted(result.found, key=lambda f: (f.seconds, f.text)):
+        for f in sorted(found, key=lambda f: (f.seconds, f.text)):
             best = self._best_verified()
             if best is not None and f.seconds >= best:
                 break
@@ -285,11 +290,32 @@ class Search:
                 parts.append((segment, sub))
         if not changed:
             return
+        composed = compose(self.program, parts)
+        for graph in (composed, inline_producers(composed)):
+            found = self._priced(graph)
+            if found is not None:
+                self.found.setdefault(found.text, found)
+                self._verify(found)
+
+    def _priced(self, graph: Graph | None) -> Found | None:
+        """A finished candidate, fused and costed; None for None or where the lowering
+        cannot emit one of its kernels."""
         assert self.options.target is not None
-        whole = fuse_program(compose(self.program, parts))
-        found = Found(program_cost(whole, self.options.target).seconds, repr(whole), whole)
-        self.found.setdefault(found.text, found)
-        self._verify(found)
+        if graph is None:
+            return None
+        fused = fuse_program(graph)
+        for op in fused.ops:
+            if op.kind == "graph" and (
+                not check_fit(op, self.options.target).ok
+                or lowered_facts(op, self.options.target) is None
+            ):
+                return None
+        return Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
+
+    def _inlined(self, found: Found) -> Found | None:
+        """The candidate with its tile-local producer kernels inlined into their readers
+        (`inline.py`): a μGraph with more block ops than the enumeration builds."""
+        return self._priced(inline_producers(found.graph))
 
     def _run_phase(self, job: Job, deadline: float) -> tuple[int, int, bool]:
         """(units done, units, whether the phase ran to its end)."""
