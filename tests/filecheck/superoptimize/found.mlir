@@ -42,14 +42,18 @@
 // NTRANS-COUNT-1: kernel.graph
 // NTRANS-NOT: kernel.graph
 
-// Attention: exp, both matmuls and the row sums in the loop over the keys, the division at
-// the end (b1: split over the keys, a second kernel sums the partials).
+// Attention: a split-KV pair. The first kernel walks its share of the keys with both
+// matmuls, exp and the row sums, and leaves partial results; the second sums the partials
+// and divides.
 // GQA-LABEL: func.func @ugraph
-// GQA:       kernel.graph
+// GQA:       %{{.*}}, %{{.*}} = kernel.graph
 // GQA:         block.matmul
 // GQA:         block.exp
 // GQA:         block.matmul
-// GQA:       block.div
+// GQA:       kernel.graph
+// GQA:         block.reduce_sum
+// GQA:         block.div
+// GQA-NOT:   kernel.graph
 
 // qknorm: both norms in a first kernel, then the attention as above.
 // QKNORM-LABEL: func.func @ugraph
