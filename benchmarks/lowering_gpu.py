@@ -185,7 +185,8 @@ def _cases() -> list[tuple[str, Any, float, str]]:
 
 
 def _label(name: str) -> str | None:
-    name = name.removesuffix("_longptr").removesuffix("_cpasync").split("_stages")[0]
+    name = name.removesuffix("_longptr").removesuffix("_cpasync").removesuffix("_bf16")
+    name = name.split("_stages")[0]
     name = name.removeprefix("found_")
     if name in BENCH_LABELS:
         return BENCH_LABELS[name]
