@@ -1,7 +1,7 @@
 // qknorm_b1: the best μGraph the search found (benchmarks/search_bench.py --write)
 // target sm_90, max-kernel-ops 2, max-block-ops 11, seed 0
-// cost model: 16.20 us (the program: 31.74 us)
-// equivalent, unsound ops: exp of a square root (40 random tests in Z_94905743 x Z_47452871; no error bound, these ops have stand-in rules)
+// cost model: 8.51 us (the program: 34.19 us)
+// equivalent, unsound ops: exp of a square root (20 random tests (40 batch slices) in Z_94905743 x Z_47452871; no error bound, these ops have stand-in rules)
 builtin.module {
   func.func @program(%0: tensor<2x256x64xf16>, %1: tensor<2x64x4096xf16>, %2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> {
     %3 = kernel.rms_norm %0 : tensor<2x256x64xf16> -> tensor<2x256x64xf16>
@@ -18,41 +18,46 @@ builtin.module {
     func.return %13 : tensor<2x256x64xf16>
   }
   func.func @ugraph(%0: tensor<2x256x64xf16>, %1: tensor<2x64x4096xf16>, %2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> {
-    %3, %4 = kernel.graph(%0, %1) grid [16, 2, 1] block [256, 1, 1] forloop 1 : (tensor<2x256x64xf16>, tensor<2x64x4096xf16>) -> (tensor<2x256x64xf16>, tensor<2x64x4096xf16>) {
-    ^bb0(%5: tensor<2x256x64xf16>, %6: tensor<2x64x4096xf16>):
-      %7, %8 = block.for_loop : tensor<1x16x64xf32>, tensor<1x64x256xf32> {
-        %9 = block.input %5 imap [1, 0, -1] : tensor<2x256x64xf16> -> tensor<1x16x64xf16>
-        %10 = block.input %6 imap [2, 0, -1] : tensor<2x64x4096xf16> -> tensor<1x64x256xf16>
-        %11 = block.rms_norm %9 : tensor<1x16x64xf16> -> tensor<1x16x64xf32>
-        %12 = block.square %10 : tensor<1x64x256xf16> -> tensor<1x64x256xf32>
-        %13 = block.reduce_sum %12 dim 1 : tensor<1x64x256xf32> -> tensor<1x1x256xf32>
-        %14 = block.mul_scalar %13, 1.562500e-02 : tensor<1x1x256xf32> -> tensor<1x1x256xf32>
-        %15 = block.sqrt %14 : tensor<1x1x256xf32> -> tensor<1x1x256xf32>
-        %16 = block.div %10, %15 : tensor<1x64x256xf16>, tensor<1x1x256xf32> -> tensor<1x64x256xf32>
-        %17 = block.accum_sum %11 : tensor<1x16x64xf32> -> tensor<1x16x64xf32>
-        %18 = block.accum_sum %16 : tensor<1x64x256xf32> -> tensor<1x64x256xf32>
-        block.yield %17, %18 : tensor<1x16x64xf32>, tensor<1x64x256xf32>
+    %3, %4 = kernel.graph(%2, %0, %1) grid [2, 4, 16] block [256, 1, 1] forloop 1 : (tensor<2x4096x64xf16>, tensor<2x256x64xf16>, tensor<2x64x4096xf16>) -> (tensor<2x256x16xf32>, tensor<2x256x1024xf32>) {
+    ^bb0(%5: tensor<2x4096x64xf16>, %6: tensor<2x256x64xf16>, %7: tensor<2x64x4096xf16>):
+      %8, %9 = block.for_loop : tensor<1x64x1xf32>, tensor<1x64x64xf32> {
+        %10 = block.input %5 imap [0, -1, 1] : tensor<2x4096x64xf16> -> tensor<1x256x64xf16>
+        %11 = block.input %6 imap [0, 1, -1] : tensor<2x256x64xf16> -> tensor<1x64x64xf16>
+        %12 = block.rms_norm %11 : tensor<1x64x64xf16> -> tensor<1x64x64xf16>
+        %13 = block.input %7 imap [0, -1, 2] : tensor<2x64x4096xf16> -> tensor<1x64x256xf16>
+        %14 = block.square %13 : tensor<1x64x256xf16> -> tensor<1x64x256xf32>
+        %15 = block.reduce_sum %14 dim 1 : tensor<1x64x256xf32> -> tensor<1x1x256xf32>
+        %16 = thread.fuse(%15) : (tensor<1x1x256xf32>) -> tensor<1x1x256xf32> {
+        ^bb0(%17: f32):
+          %18 = thread.mul_scalar %17, 1.562500e-02 : f32
+          %19 = thread.sqrt %18 : f32
+          thread.yield %19 : f32
+        }
+        %20 = block.div %13, %16 : tensor<1x64x256xf16>, tensor<1x1x256xf32> -> tensor<1x64x256xf16>
+        %21 = block.matmul %12, %20 : tensor<1x64x64xf16>, tensor<1x64x256xf16> -> tensor<1x64x256xf32>
+        %22 = block.exp %21 : tensor<1x64x256xf32> -> tensor<1x64x256xf16>
+        %23 = block.accum_sum_last %22 : tensor<1x64x256xf16> -> tensor<1x64x1xf32>
+        %24 = block.matmul %22, %10 : tensor<1x64x256xf16>, tensor<1x256x64xf16> -> tensor<1x64x64xf32>
+        %25 = block.accum_sum %24 : tensor<1x64x64xf32> -> tensor<1x64x64xf32>
+        block.yield %23, %25 : tensor<1x64x1xf32>, tensor<1x64x64xf32>
       }
-      %19 = block.output %7 omap [1, 0, -1] : tensor<1x16x64xf32> -> tensor<2x256x64xf16>
-      %20 = block.output %8 omap [2, 0, -1] : tensor<1x64x256xf32> -> tensor<2x64x4096xf16>
-      block.return %19, %20 : tensor<2x256x64xf16>, tensor<2x64x4096xf16>
+      %26 = block.output %8 omap [0, 1, 2] : tensor<1x64x1xf32> -> tensor<2x256x16xf32>
+      %27 = block.output %9 omap [0, 1, 2] : tensor<1x64x64xf32> -> tensor<2x256x1024xf32>
+      block.return %26, %27 : tensor<2x256x16xf32>, tensor<2x256x1024xf32>
     }
-    %5 = kernel.graph(%2, %3, %4) grid [16, 2, 4] block [256, 1, 1] forloop 8 : (tensor<2x4096x64xf16>, tensor<2x256x64xf16>, tensor<2x64x4096xf16>) -> tensor<2x256x64xf16> {
-    ^bb0(%6: tensor<2x4096x64xf16>, %7: tensor<2x256x64xf16>, %8: tensor<2x64x4096xf16>):
-      %9, %10 = block.for_loop : tensor<1x16x1xf32>, tensor<1x16x16xf32> {
-        %11 = block.input %6 imap [-1, 0, 2] forloop_dim 1 : tensor<2x4096x64xf16> -> tensor<1x512x16xf16>
-        %12 = block.input %7 imap [1, 0, -1] : tensor<2x256x64xf16> -> tensor<1x16x64xf16>
-        %13 = block.input %8 imap [-1, 0, -1] forloop_dim 2 : tensor<2x64x4096xf16> -> tensor<1x64x512xf16>
-        %14 = block.matmul %12, %13 : tensor<1x16x64xf16>, tensor<1x64x512xf16> -> tensor<1x16x512xf32>
-        %15 = block.exp %14 : tensor<1x16x512xf32> -> tensor<1x16x512xf16>
-        %16 = block.accum_sum_last %15 : tensor<1x16x512xf16> -> tensor<1x16x1xf32>
-        %17 = block.matmul %15, %11 : tensor<1x16x512xf16>, tensor<1x512x16xf16> -> tensor<1x16x16xf32>
-        %18 = block.accum_sum %17 : tensor<1x16x16xf32> -> tensor<1x16x16xf32>
-        block.yield %16, %18 : tensor<1x16x1xf32>, tensor<1x16x16xf32>
+    %5 = kernel.graph(%3, %4) grid [16, 2, 1] block [256, 1, 1] forloop 1 : (tensor<2x256x16xf32>, tensor<2x256x1024xf32>) -> tensor<2x256x64xf16> {
+    ^bb0(%6: tensor<2x256x16xf32>, %7: tensor<2x256x1024xf32>):
+      %8 = block.for_loop : tensor<1x16x64xf32> {
+        %9 = block.input %6 imap [1, 0, -1] : tensor<2x256x16xf32> -> tensor<1x16x16xf32>
+        %10 = block.input %7 imap [1, 0, -1] : tensor<2x256x1024xf32> -> tensor<1x16x1024xf32>
+        %11 = block.reduce_sum %9 dim 2 : tensor<1x16x16xf32> -> tensor<1x16x1xf32>
+        %12 = block.reduce_sum %10 dim 2 size 64 : tensor<1x16x1024xf32> -> tensor<1x16x64xf32>
+        %13 = block.div %12, %11 : tensor<1x16x64xf32>, tensor<1x16x1xf32> -> tensor<1x16x64xf32>
+        %14 = block.accum_sum %13 : tensor<1x16x64xf32> -> tensor<1x16x64xf32>
+        block.yield %14 : tensor<1x16x64xf32>
       }
-      %19 = block.div %10, %9 : tensor<1x16x16xf32>, tensor<1x16x1xf32> -> tensor<1x16x16xf32>
-      %20 = block.output %19 omap [1, 0, 2] : tensor<1x16x16xf32> -> tensor<2x256x64xf16>
-      block.return %20 : tensor<2x256x64xf16>
+      %15 = block.output %8 omap [1, 0, -1] : tensor<1x16x64xf32> -> tensor<2x256x64xf16>
+      block.return %15 : tensor<2x256x64xf16>
     }
     func.return %5 : tensor<2x256x64xf16>
   }
