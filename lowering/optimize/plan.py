@@ -180,6 +180,9 @@ class Plan:
     """Input iterators loaded every iteration (pipelined, `stages` deep)."""
     stages: int = 1
     pre: list[Task] = field(default_factory=lambda: [])
+    invariant: list[Task] = field(default_factory=lambda: [])
+    """Tasks of the loop's block ops that read only loop-invariant tiles (hoisted inputs, or
+    what other such tasks write): run once, after the hoisted tiles land, before the loop."""
     loop: list[Task] = field(default_factory=lambda: [])
     post: list[Task] = field(default_factory=lambda: [])
     smem_bytes: int = 0
@@ -324,6 +327,7 @@ class Planner:
         self._find_chains()
         self._assign_tiles()
         self._build_tasks()
+        self._hoist_invariant()
         self._schedule()
         self._allocate()
         return self.plan
@@ -688,10 +692,33 @@ class Planner:
             others.extend(o for o in acc_op.operands if o not in chain)
         return self._materialized(others)
 
+    def _hoist_invariant(self) -> None:
+        """Moves loop tasks whose every read is loop-invariant out of the loop: a block op on
+        a tile the loop does not walk (an inlined normalization of Q in attention) would
+        otherwise run again in every iteration."""
+        p = self.plan
+        if p.loops < 2:
+            return  # the loop runs once: nothing to gain, two barriers to pay
+        invariant = set(p.hoisted)
+        moved = True
+        while moved:
+            moved = False
+            for task in list(p.loop):
+                if (
+                    task.kind in _HOISTABLE
+                    and task.reads
+                    and set(task.reads) <= invariant
+                    and not any(_is_loop_state(p, v) for v in task.writes)
+                ):
+                    p.loop.remove(task)
+                    p.invariant.append(task)
+                    invariant |= set(task.writes)
+                    moved = True
+
     # --- schedule: phases separated by barriers -----------------------------------------
 
     def _schedule(self) -> None:
-        for tasks in (self.plan.pre, self.plan.loop, self.plan.post):
+        for tasks in (self.plan.pre, self.plan.invariant, self.plan.loop, self.plan.post):
             ordered = _list_schedule(tasks)
             tasks[:] = ordered
 
@@ -760,6 +787,10 @@ def _with_stages(p: Plan, stages: int) -> int:
     return _assign_offsets(p)
 
 
+_HOISTABLE = frozenset({"compute", "rms_norm", "reduce", "concat"})
+"""Task kinds that only compute a tile from tiles (no accumulator, matmul or output)."""
+
+
 def _list_schedule(tasks: list[Task]) -> list[Task]:
     """Orders tasks so that as many as possible share a phase: a task joins the current
     phase when nothing it reads or writes was written (or, for what it writes, read) by
@@ -802,8 +833,10 @@ def live_ranges(p: Plan) -> dict[int, tuple[int, int]]:
     """Phase intervals (pre-loop, loop, post-loop phases numbered in that order) during
     which each tile must keep its bytes."""
     pre_phases = max((t.phase for t in p.pre), default=0) + 1
+    invariant_phases = max((t.phase for t in p.invariant), default=-1) + 1
     loop_phases = max((t.phase for t in p.loop), default=0) + 1
-    loop_start = pre_phases
+    invariant_start = pre_phases
+    loop_start = pre_phases + invariant_phases
     loop_end = loop_start + loop_phases - 1
     post_start = loop_end + 1
     ranges: dict[int, tuple[int, int]] = {}
@@ -815,6 +848,11 @@ def live_ranges(p: Plan) -> dict[int, tuple[int, int]]:
     for t in p.pre:
         for v in (*t.reads, *t.writes):
             touch(v, t.phase)
+    for t in p.invariant:
+        for v in (*t.reads, *t.writes):
+            touch(v, invariant_start + t.phase)
+        for v in t.writes:  # read in every iteration
+            touch(v, loop_end)
     for t in p.loop:
         for v in (*t.reads, *t.writes):
             touch(v, loop_start + t.phase)

@@ -131,6 +131,10 @@ class KernelEmitter:
         # prologue: loop-invariant tiles, then the first stages of the streamed ones
         for v in sorted(p.hoisted):
             self._copy(v, 0, 0)
+        if p.invariant:
+            b.emit(nvvm.CpAsyncCommitGroupOp())
+            b.emit(nvvm.CpAsyncWaitGroupOp(0))
+            self._invariant()
         stages = p.stages
         streamed = bool(p.streamed) and p.loops > 1
         if streamed and stages > 1:
@@ -186,6 +190,8 @@ class KernelEmitter:
         if p.hoisted:
             b.emit(nvvm.CpAsyncCommitGroupOp())
             b.emit(nvvm.CpAsyncWaitGroupOp(0))
+        if p.invariant:
+            self._invariant()
         with b.loop(p.loops) as i:
             self.iteration = i
             self.stage_index = b.urem(i, stages)
@@ -279,6 +285,13 @@ class KernelEmitter:
                 off = b.add(b.mul(off, parts), coord)
             base = b.add(base, b.mul(off, n * fstrides[d]))
         return base, fstrides, self.params[src_value]
+
+    def _invariant(self) -> None:
+        """The loop-invariant tasks, once, between barriers: after every thread's hoisted
+        copies have landed, and before any loop task reads their results."""
+        self.b.barrier()
+        self._phases(self.plan.invariant)
+        self.b.barrier()
 
     def _phases(self, tasks: Sequence[Task]) -> None:
         phase = 0

@@ -164,8 +164,9 @@ def graph_op_cost(
     tensor = 0
     vector = 0
     smem_traffic = 0
+    once = lowered.once if lowered is not None else frozenset[int]()
     for j, (bop, results) in enumerate(body.result_ids()):
-        times = loops if j < body.loop_end else 1
+        times = loops if j < body.loop_end and j not in once else 1
         in_types = [body.type_of(v) for v in bop.operands]
         if bop.kind == "input":
             tile_reads += times * bop.results[0].nbytes

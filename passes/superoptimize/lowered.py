@@ -31,6 +31,9 @@ class LoweredFacts:
     """Some input tile is loaded anew every iteration."""
     shared_memory: int
     """Bytes of shared memory the kernel asks for, pipeline stages included."""
+    once: frozenset[int] = frozenset()
+    """Indices of the loop's block ops that the lowering runs once, before the loop (they
+    read only tiles the loop does not walk)."""
 
 
 def lowering_arch(target: Target) -> str:
@@ -65,4 +68,5 @@ def lowered_facts(op: Op, target: Target) -> LoweredFacts | None:
         barriers=plan.barriers,
         streamed=bool(plan.streamed) and plan.loops > 1,
         shared_memory=plan.smem_bytes,
+        once=frozenset(t.op for t in plan.invariant),
     )

@@ -147,3 +147,23 @@ def test_reductions_across_warps_get_a_scratch_per_warp(func: str) -> None:
 def test_one_warp_per_row_needs_no_scratch() -> None:
     (op,) = _graph_ops(FIXTURES / "rmsnorm_linear.mlir", "ugraph")
     assert _plan(op).scratch == -1
+
+
+def test_loop_invariant_block_ops_run_once_before_the_loop() -> None:
+    (op,) = _graph_ops(DATA / "invariant.mlir", "norm_then_matmul")
+    plan = _plan(op)
+    assert [t.kind for t in plan.invariant] == ["rms_norm"]
+    assert "rms_norm" not in [t.kind for t in plan.loop]
+    # its tile is read in every iteration: nothing the loop writes may share its bytes
+    (norm,) = plan.invariant[0].writes
+    ranges = live_ranges(plan)
+    loop_end = max(hi for _, hi in ranges.values())
+    assert ranges[norm][1] >= max(hi for v, (_, hi) in ranges.items() if v in plan.streamed)
+    assert loop_end >= ranges[norm][1]
+
+
+def test_a_loop_of_one_iteration_hoists_nothing() -> None:
+    (op,) = _graph_ops(DATA / "invariant.mlir", "norm_then_matmul")
+    assert op.body is not None
+    plan = plan_graph_op(op.body, op.ints_attr("grid"), op.ints_attr("block"), 1)
+    assert plan.invariant == [] and "rms_norm" in [t.kind for t in plan.loop]

@@ -135,3 +135,11 @@ def test_bulk_copies_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
         "cp.async.bulk"
         not in _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_80").ptx
     )
+
+
+@needs_ptxas
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_hoisted_block_ops_assemble(arch: str) -> None:
+    program = _compile(DATA / "invariant.mlir", "norm_then_matmul", arch)
+    _assembles(program)
+    assert "mma.sync.aligned.m16n8k16" in program.ptx

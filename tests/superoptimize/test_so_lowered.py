@@ -93,3 +93,16 @@ def test_split_kv_tries_a_coarse_split_with_a_free_loop() -> None:
     assert (16, 256, 512) in shapes
     eight = [p for p in found if p.op.results[0].shape == (16, 256, 512)]
     assert any(p.op.int_attr("forloop_range") == 8 for p in eight)
+
+
+def test_work_the_lowering_hoists_out_of_the_loop_is_counted_once() -> None:
+    module = parse_module((FIXTURES.parent / "lowering" / "data" / "invariant.mlir").read_text())
+    func = next(f for f in module.ops if isinstance(f, FuncOp))
+    graph = graph_from_func(func)
+    op = graph.ops[0]
+    types = [graph.type_of(v) for v in op.operands]
+    facts = lowered_facts(op, SM_90)
+    assert facts is not None and facts.once
+    every_iteration = replace(facts, once=frozenset[int]())
+    once = graph_op_cost(op, types, SM_90, lowered=facts).seconds
+    assert once < graph_op_cost(op, types, SM_90, lowered=every_iteration).seconds
