@@ -15,7 +15,7 @@ Levels:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 
 AttrValue = Hashable
@@ -122,6 +122,16 @@ class Graph:
         for op in self.ops:
             yield op, tuple(range(n, n + len(op.results)))
             n += len(op.results)
+
+    def with_bodies(self, rewrite: Callable[[Graph], Graph]) -> Graph:
+        """This kernel-level graph with `rewrite` applied to every graph-defined op's body."""
+        ops = tuple(
+            Op(op.kind, op.operands, op.results, op.attrs, rewrite(op.body))
+            if op.kind == "graph" and op.body is not None
+            else op
+            for op in self.ops
+        )
+        return Graph(self.args, ops, self.outputs, self.loop_end)
 
     def producers(self) -> dict[int, int]:
         """Each op result's number -> the index of the op that makes it."""

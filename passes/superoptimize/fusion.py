@@ -111,10 +111,4 @@ def _fuse(
 
 def fuse_program(graph: Graph) -> Graph:
     """Thread-level fusion in every graph-defined op of a kernel-level graph."""
-    ops = tuple(
-        Op(op.kind, op.operands, op.results, op.attrs, fuse_chains(op.body))
-        if op.kind == "graph" and op.body is not None
-        else op
-        for op in graph.ops
-    )
-    return Graph(graph.args, ops, graph.outputs, graph.loop_end)
+    return graph.with_bodies(fuse_chains)

@@ -50,10 +50,4 @@ def narrow_body(body: Graph) -> Graph:
 def narrow_matmul_operands(graph: Graph) -> Graph:
     """Every graph-defined op of a kernel-level graph, with its elementwise matmul operands
     in the other operand's f16/bf16 type."""
-    ops = tuple(
-        Op(op.kind, op.operands, op.results, op.attrs, narrow_body(op.body))
-        if op.kind == "graph" and op.body is not None
-        else op
-        for op in graph.ops
-    )
-    return Graph(graph.args, ops, graph.outputs, graph.loop_end)
+    return graph.with_bodies(narrow_body)
