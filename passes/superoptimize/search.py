@@ -250,7 +250,6 @@ class Search:
         elapsed = time.time() - start
         self.record.finish(
             [(r.graph, r.seconds, r.measured, r.verdict) for r in out],
-            self.stats,
             complete,
             elapsed,
         )

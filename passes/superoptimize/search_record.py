@@ -103,13 +103,11 @@ class SearchRecord:
     segments: list[SegmentEntry] = field(default_factory=list[SegmentEntry])
     compositions: list[JsonDict] = field(default_factory=list[JsonDict])
     ranked: list[RankedEntry] = field(default_factory=list[RankedEntry])
-    totals: dict[str, int] = field(default_factory=dict[str, int])
     complete: bool = False
     elapsed: float = 0.0
     outcome: str = ""
     top_totals: dict[str, int] = field(default_factory=dict[str, int])
-    """The counters of the tree's top, explored where the search cut it into units
-    (not in `SearchResult.stats`)."""
+    """The counters of the tree's top, explored where the search cut it into units."""
     _phase: int = 0
 
     def now(self) -> float:
@@ -202,12 +200,10 @@ class SearchRecord:
     def finish(
         self,
         ranked: list[tuple[Graph, float, float | None, str]],
-        totals: dict[str, int],
         complete: bool,
         elapsed: float,
     ) -> None:
         self.ranked = [RankedEntry(g, s, m, v) for g, s, m, v in ranked]
-        self.totals = dict(totals)
         self.complete = complete
         self.elapsed = elapsed
 
@@ -224,10 +220,7 @@ class SearchRecord:
             "baseline": self.baseline,
             "elapsed": self.elapsed,
             "complete": self.complete,
-            "totals": {
-                k: self.totals.get(k, 0) + self.top_totals.get(k, 0)
-                for k in sorted({*self.totals, *self.top_totals})
-            },
+            "totals": self.totals(),
             "reasons": REASONS,
             "by_depth": [{"depth": d, **self.by_depth[d]} for d in sorted(self.by_depth)],
             "phases": self.phases,
@@ -302,6 +295,17 @@ class SearchRecord:
         }
         if drawings and self.program is not None:
             out["program"] = _drawing(self.name or "program", self.program)
+        return out
+
+    def totals(self) -> dict[str, int]:
+        """Every counter over the units received, the tree's top and the segments'
+        searches (the sums of `by_depth`)."""
+        out = {k: 0 for k in REASONS}
+        parts = [u.stats for u in self.units] + [self.top_totals]
+        parts += [s.record.totals() for s in self.segments]
+        for part in parts:
+            for k, v in part.items():
+                out[k] = out.get(k, 0) + v
         return out
 
     def _measured(self, text: str) -> float | None:
