@@ -157,7 +157,8 @@ class SuperoptimizePass(ModulePass):
         from mirage.tools.pictures.report_page import write_report
 
         try:
-            write_report(Path(self.report), [r.to_json() for r in records], self._key_options())
+            options = {**self._key_options(), "workers": self.workers}
+            write_report(Path(self.report), [r.to_json() for r in records], options)
         except OSError as e:
             raise PassFailedException(
                 f"{self.name}: cannot write the report to '{self.report}': {e.strerror}"

@@ -89,8 +89,8 @@ class RankedEntry:
 class SearchRecord:
     name: str = ""
     started: float | None = None
-    """Wall-clock time the search began (None: no search ran, the result came from the
-    results cache)."""
+    """Wall-clock time the search began (None: no search ran, as for a segment that no
+    time was left for)."""
     baseline: float | None = None
     program: Graph | None = None
     phases: list[JsonDict] = field(default_factory=list[JsonDict])

@@ -140,6 +140,9 @@ def test_segments_and_compositions_are_recorded() -> None:
     assert kinds and kinds[0] == "segments"
     assert all(c["equivalent"] is not None for c in f["compositions"] if c["seconds"])
     assert "segments" in {c["source"] for c in f["candidates"]}
+    html = page({"version": 1, "options": {}, "functions": [f]})
+    assert "<h3>Segments</h3>" in html and "<h3>Compositions</h3>" in html
+    assert html.count("its search</summary>") == len(segments)
 
 
 _EXTERNAL = re.compile(r"""(<script[^>]*\bsrc=|<link\b|@import|url\(|\b(src|href)=["']?https?:)""")
@@ -176,6 +179,20 @@ def test_the_page_embeds_graphviz_svg_where_dot_exists(tmp_path: Path) -> None:
         pytest.skip("Graphviz's dot is not installed")
     html = page(_report(tmp_path))
     assert html.count('<div class="drawing"><svg') >= 2  # the winner and the program
+
+
+def test_the_page_is_made_again_from_the_json(tmp_path: Path) -> None:
+    from mirage.tools.pictures.report_page import main
+
+    _report(tmp_path)
+    page_file = tmp_path / "report.html"
+    first = page_file.read_text()
+    page_file.unlink()
+    main([str(tmp_path)])
+    assert page_file.read_text() == first
+    (tmp_path / "report.json").write_text("{")
+    with pytest.raises(SystemExit, match=r"report.json:1:2: error: not JSON"):
+        main([str(tmp_path)])
 
 
 def test_unwritable_report_is_one_clear_error(tmp_path: Path) -> None:

@@ -153,7 +153,7 @@ def step_chart(
     lo, hi = min(ys), max(ys)
     y = (
         logarithmic(lo, hi, HEIGHT - BOTTOM, TOP)
-        if hi / lo > 20
+        if hi / lo > 5
         else linear(lo * 0.9, hi * 1.05, HEIGHT - BOTTOM, TOP)
     )
     body = _axes(x, y, x_label, y_label)

@@ -5,12 +5,16 @@ function, the best verified model cost over time with every verified candidate, 
 explored and cut by depth and by reason, the units on a timeline of the worker processes,
 the segments and compositions tried, and drawings of the program, the winner and the
 runners-up (Graphviz's SVG where `dot` is installed, the dot text in any case).
+
+`python -m mirage.tools.pictures.report_page DIR` makes DIR/report.html again from
+DIR/report.json (after installing Graphviz, say).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
@@ -96,11 +100,7 @@ def page(data: JsonDict) -> str:
 def _search_section(f: JsonDict, can_render: bool, top: bool) -> str:
     out: list[str] = []
     if not f.get("searched"):
-        out.append(
-            "<p>No search ran: the results cache gave the answer"
-            + (" (run without cache= to record one)." if top else ".")
-            + "</p>"
-        )
+        out.append("<p>No search ran: no time was left for it.</p>")
         return "\n".join(out)
     out.append(_summary(f))
     out.append('<div class="charts">')
@@ -365,3 +365,24 @@ def _drawings(f: JsonDict, can_render: bool) -> str:
         out.append("<div>" + _drawing(program, f["program"], can_render) + "</div>")
     out.append("</div>")
     return "\n".join(out)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1:
+        sys.exit("usage: python -m mirage.tools.pictures.report_page DIR")
+    directory = Path(args[0])
+    source = directory / "report.json"
+    try:
+        data = json.loads(source.read_text())
+    except OSError as e:
+        sys.exit(f"{source}: error: {e.strerror}")
+    except json.JSONDecodeError as e:
+        sys.exit(f"{source}:{e.lineno}:{e.colno}: error: not JSON ({e.msg})")
+    if not isinstance(data, dict) or data.get("version") != VERSION:  # pyright: ignore[reportUnknownMemberType]
+        sys.exit(f"{source}: error: not a version {VERSION} search report")
+    _write(directory / "report.html", page(data))  # pyright: ignore[reportUnknownArgumentType]
+
+
+if __name__ == "__main__":
+    main()
