@@ -16,7 +16,7 @@ from io import StringIO
 from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from mirage.tools.diagnostics import (
@@ -122,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         fail(str(e))
     except FileNotFoundError as e:
         fail(f"{e.filename}: error: no such file")
+    except ArgSpecParseError as e:  # a BaseException: the handlers below miss it
+        fail(f"mirage-opt: error: {_spec_error_line(e)}")
     except (ValueError, DiagnosticException) as e:
         fail(f"mirage-opt: error: {str(e).strip().splitlines()[0]}")
     except KeyboardInterrupt:
@@ -132,6 +134,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         fail(
             f"mirage-opt: internal error: {type(e).__name__}: {e} (MIRAGE_TRACEBACK=1 shows where)"
         )
+
+
+def _spec_error_line(e: ArgSpecParseError) -> str:
+    """xDSL's multi-line message on a bad `-p`/`-t` spec, on one line."""
+    lines = [line.strip() for line in str(e).strip().splitlines() if line.strip()]
+    if len(lines) < 3:
+        return " ".join(lines) or "bad pass pipeline or target specification"
+    text = f"{lines[0].rstrip(':')} ({lines[1]}): {lines[-1]}"
+    if lines[-1] == "Unknown token":
+        text += ' (quote option values that hold "/" or ".": report="DIR")'
+    return text
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ Options: `time-budget` (seconds), `max-kernel-ops`, `max-block-ops` (block ops p
 graph-defined op, input iterators and output savers included), `workers` (processes),
 `target` (sm_80 or sm_90), `seed` (random tests and fingerprints), `cache` (a directory for
 search results and pruning answers; empty: none), `profile` (rank the best candidates by
-time measured on the GPU), `keep` (verified candidates kept and ranked).
+time measured on the GPU), `keep` (verified candidates kept and ranked), `report` (a
+directory: what each search did, as report.json and the page report.html; the search runs
+even where the results cache knows the answer, so that there is something to report).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from mirage.passes.superoptimize.search import (
     SearchResult,
     stderr_if_terminal,
 )
+from mirage.passes.superoptimize.search_record import SearchRecord
 from mirage.passes.superoptimize.target import TARGETS
 
 MARKER = "mirage.superoptimize"
@@ -68,6 +71,7 @@ class SuperoptimizePass(ModulePass):
     cache: str = ""
     profile: bool = False
     keep: int = 3
+    report: str = ""
 
     def _check(self) -> None:
         if self.target not in TARGETS:
@@ -116,6 +120,7 @@ class SuperoptimizePass(ModulePass):
         self._check()
         funcs = [f for f in op.ops if isinstance(f, FuncOp) and not f.is_declaration]
         marked = [f for f in funcs if MARKER in f.attributes]
+        records: list[SearchRecord] = []
         for func in marked or funcs:
             name = func.sym_name.data
             if not _kernel_level(func):
@@ -129,10 +134,14 @@ class SuperoptimizePass(ModulePass):
                 program = graph_from_func(func)
             except ValueError as e:
                 raise PassFailedException(f"{self.name}: @{name}: {e}") from None
-            best, baseline = self._best(name, program)
+            record = SearchRecord(name)
+            records.append(record)
+            best, baseline = self._best(name, program, record)
             if best is None or _seconds(best) >= baseline:
+                record.outcome = "unchanged"
                 remark(name, "no μGraph faster than the function was found; left unchanged")
                 continue
+            record.outcome = "replaced"
             new = func_from_graph(name, best.graph)
             for key, value in func.attributes.items():
                 if key not in ("sym_name", "function_type", MARKER):
@@ -141,18 +150,31 @@ class SuperoptimizePass(ModulePass):
                 new.sym_visibility = func.sym_visibility
             op.body.block.insert_op_before(new, func)
             op.body.block.erase_op(func)
+        if self.report:
+            self._write_report(records)
 
-    def _best(self, name: str, program: Graph) -> tuple[Ranked | None, float]:
+    def _write_report(self, records: list[SearchRecord]) -> None:
+        from mirage.tools.pictures.report_page import write_report
+
+        try:
+            options = {**self._key_options(), "workers": self.workers}
+            write_report(Path(self.report), [r.to_json() for r in records], options)
+        except OSError as e:
+            raise PassFailedException(
+                f"{self.name}: cannot write the report to '{self.report}': {e.strerror}"
+            ) from None
+
+    def _best(self, name: str, program: Graph, record: SearchRecord) -> tuple[Ranked | None, float]:
         """The best verified candidate and the program's own time (same measure)."""
         results = ResultsCache(self.cache) if self.cache else None
         key = cache_key(program, self._key_options())
-        if results is not None:
+        if results is not None and not self.report:
             hit = results.get(key)
             if hit is not None:
                 if not hit.graphs:
                     return None, hit.baseline
                 return Ranked(hit.graphs[0], hit.seconds[0], hit.measured[0]), hit.baseline
-        result = self._search(name, program)
+        result = self._search(name, program, record)
         baseline = result.baseline
         if self.profile and result.ranked:
             baseline = self._measure([program])[0]
@@ -169,7 +191,7 @@ class SuperoptimizePass(ModulePass):
             )
         return (result.ranked[0] if result.ranked else None), baseline
 
-    def _search(self, name: str, program: Graph) -> SearchResult:
+    def _search(self, name: str, program: Graph, record: SearchRecord) -> SearchResult:
         from mirage.passes.equivalence.verifier import (
             VerificationError,
             Verifier,
@@ -198,6 +220,7 @@ class SuperoptimizePass(ModulePass):
                 profiler,
                 progress=stderr_if_terminal(),
                 make_verifier=lambda g: Verifier(g, VerifierOptions(seed=self.seed)),
+                record=record,
             ).run()
         except ValueError as e:
             raise PassFailedException(f"{self.name}: @{name}: {e}") from None

@@ -29,6 +29,7 @@ from mirage.passes.superoptimize.lowered import lowered_facts
 from mirage.passes.superoptimize.parallelize import parallelizations
 from mirage.passes.superoptimize.partition import Segment, compose, segments, subprogram
 from mirage.passes.superoptimize.resources import check_fit
+from mirage.passes.superoptimize.search_record import SearchRecord
 from mirage.passes.superoptimize.seed import fused_structure
 from mirage.passes.superoptimize.target import Target
 from mirage.passes.superoptimize.workers import (
@@ -132,6 +133,7 @@ class Search:
         executor: UnitExecutor | None = None,
         progress: TextIO | None = None,
         make_verifier: Callable[[Graph], EquivalenceCheck] | None = None,
+        record: SearchRecord | None = None,
     ) -> None:
         assert options.target is not None
         self.program = program
@@ -157,6 +159,8 @@ class Search:
         self.verify_seconds = 0.0
         """The longest verification so far: the end of the budget is kept for the final
         verification of `keep` candidates."""
+        self.record = record if record is not None else SearchRecord()
+        """What the search did, for `superoptimize{report=DIR}`."""
 
     # --- verification --------------------------------------------------------------
 
@@ -164,9 +168,11 @@ class Search:
         if f.text not in self.verified:
             began = time.time()
             verdict = self.verifier.verify(f.graph)
-            self.verify_seconds = max(self.verify_seconds, time.time() - began)
+            took = time.time() - began
+            self.verify_seconds = max(self.verify_seconds, took)
             self.verified[f.text] = verdict.equivalent
             self.verdicts[f.text] = str(verdict)
+            self.record.verified(f.text, verdict.equivalent, str(verdict), took)
         return self.verified[f.text]
 
     def _best_verified(self) -> float | None:
@@ -177,16 +183,23 @@ class Search:
         if not result.reported:
             for k, v in result.stats.items():
                 self.stats[k] = self.stats.get(k, 0) + v
-        found = list(result.found)
-        found.extend(g for g in map(self._inlined, result.found) if g is not None)
-        for f in found:
-            self.found.setdefault(f.text, f)
+        self.record.unit(result)
+        inlined = [g for g in map(self._inlined, result.found) if g is not None]
+        for f in result.found:
+            self._add(f, "unit")
+        for f in inlined:
+            self._add(f, "unit, inlined")
+        found = [*result.found, *inlined]
         # Verify what would beat the best so far, cheapest first.
         for f in sorted(found, key=lambda f: (f.seconds, f.text)):
             best = self._best_verified()
             if best is not None and f.seconds >= best:
                 break
             self._verify(f)
+
+    def _add(self, f: Found, source: str) -> None:
+        self.found.setdefault(f.text, f)
+        self.record.saw(f.text, f.seconds, f.graph, source)
 
     def _finish_verification(self) -> list[Found]:
         ranked: list[Found] = []
@@ -207,6 +220,7 @@ class Search:
         start = time.time()
         deadline = start + self.options.time_budget
         baseline = program_cost(self.program, self.options.target).seconds
+        self.record.begin(self.program, baseline, start)
         if self.options.seed_with_program:
             self._seed()
             self._seed_with_segments(start + self.options.time_budget * SEGMENT_SHARE)
@@ -233,12 +247,18 @@ class Search:
                 (Ranked(r.graph, r.seconds, t, r.verdict) for r, t in zip(out, times, strict=True)),
                 key=lambda r: (r.measured if r.measured is not None else float("inf"), r.seconds),
             )
+        elapsed = time.time() - start
+        self.record.finish(
+            [(r.graph, r.seconds, r.measured, r.verdict) for r in out],
+            complete,
+            elapsed,
+        )
         return SearchResult(
             out,
             baseline,
             self.stats,
             complete,
-            time.time() - start,
+            elapsed,
             units,
             sum(1 for ok in self.verified.values() if not ok),
         )
@@ -257,7 +277,7 @@ class Search:
         graph = Graph(self.program.args, (found[0].op,), tuple(range(n, n + len(op.results))))
         fused = fuse_program(with_output_types(graph, self.program.output_types))
         seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
-        self.found.setdefault(seed.text, seed)
+        self._add(seed, "seed")
         self._verify(seed)
 
     def _seed_with_segments(self, deadline: float) -> None:
@@ -271,8 +291,10 @@ class Search:
         for i, segment in enumerate(cut):
             sub = subprogram(self.program, segment)
             budget = (deadline - time.time()) / (len(cut) - i)
+            record = SearchRecord(f"{self.record.name}[{segment.start}:{segment.stop}]")
             if budget <= 0:
                 parts.append((segment, sub))
+                self.record.segment(segment, False, record)
                 continue
             options = replace(self.options, time_budget=budget, profile=False)
             result = Search(
@@ -283,10 +305,13 @@ class Search:
                 executor=self.executor,
                 progress=self.progress_stream,
                 make_verifier=self.make_verifier,
+                record=record,
             ).run()
             for k, v in result.stats.items():
                 self.stats[k] = self.stats.get(k, 0) + v
-            if result.ranked and result.ranked[0].seconds < result.baseline:
+            used = bool(result.ranked) and result.ranked[0].seconds < result.baseline
+            self.record.segment(segment, used, record)
+            if used:
                 parts.append((segment, result.ranked[0].graph))
                 changed = True
             else:
@@ -294,10 +319,16 @@ class Search:
         if not changed:
             return
         composed = compose(self.program, parts)
-        for graph in (composed, inline_producers(composed)):
+        for kind, graph in (
+            ("segments", composed),
+            ("segments, inlined", inline_producers(composed)),
+        ):
+            if graph is None:
+                continue
             found = self._priced(graph)
+            self.record.composition(kind, found)
             if found is not None:
-                self.found.setdefault(found.text, found)
+                self._add(found, kind)
                 self._verify(found)
 
     def _priced(self, graph: Graph | None) -> Found | None:
@@ -325,6 +356,7 @@ class Search:
         explorer = Explorer(job)
         workers = max(1, self.options.workers)
         units = split(explorer, UNITS_PER_WORKER * workers)
+        self.record.phase(job.limits.max_kernel_ops, len(units), job.bound, explorer.take_counts())
         if self.executor is not None or workers > 1:
             return len(units), len(units), self._run_parallel(job, units, deadline, workers)
         done = 0
