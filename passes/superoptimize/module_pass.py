@@ -24,6 +24,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from mirage.dialects.hardware import SM_80, SM_90, Target
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
@@ -36,9 +37,11 @@ from mirage.passes.superoptimize.search import (
     SearchResult,
     stderr_if_terminal,
 )
-from mirage.passes.superoptimize.target import TARGETS
 
 MARKER = "mirage.superoptimize"
+
+SEARCH_TARGETS: dict[str, Target] = {t.name: t for t in (SM_80, SM_90)}
+"""The targets the cost model has figures fitted for."""
 
 
 @dataclass(frozen=True)
@@ -70,9 +73,9 @@ class SuperoptimizePass(ModulePass):
     keep: int = 3
 
     def _check(self) -> None:
-        if self.target not in TARGETS:
+        if self.target not in SEARCH_TARGETS:
             raise PassFailedException(
-                f"{self.name}: target must be one of {', '.join(sorted(TARGETS))}, "
+                f"{self.name}: target must be one of {', '.join(sorted(SEARCH_TARGETS))}, "
                 f"got '{self.target}'"
             )
         for option, value, least in (
@@ -93,7 +96,7 @@ class SuperoptimizePass(ModulePass):
             max_kernel_ops=self.max_kernel_ops,
             max_block_ops=self.max_block_ops,
             workers=self.workers,
-            target=TARGETS[self.target],
+            target=SEARCH_TARGETS[self.target],
             seed=self.seed,
             keep=self.keep,
             profile=self.profile,

@@ -18,6 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
+from mirage.dialects.hardware import Target
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
@@ -30,7 +31,6 @@ from mirage.passes.superoptimize.parallelize import parallelizations
 from mirage.passes.superoptimize.partition import Segment, compose, segments, subprogram
 from mirage.passes.superoptimize.resources import check_fit
 from mirage.passes.superoptimize.seed import fused_structure
-from mirage.passes.superoptimize.target import Target
 from mirage.passes.superoptimize.workers import (
     Channel,
     UnitExecutor,
