@@ -28,7 +28,9 @@ from mirage.dialects.hardware import SM_80, SM_90, Target
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
+from mirage.passes.equivalence.verifier import VerificationError, Verifier, VerifierOptions
 from mirage.passes.pruning import Pruner
+from mirage.passes.superoptimize.profile import GpuProfiler, ProfileError
 from mirage.passes.superoptimize.results_cache import CachedEntry, ResultsCache, cache_key
 from mirage.passes.superoptimize.search import (
     Ranked,
@@ -173,20 +175,12 @@ class SuperoptimizePass(ModulePass):
         return (result.ranked[0] if result.ranked else None), baseline
 
     def _search(self, name: str, program: Graph) -> SearchResult:
-        from mirage.passes.equivalence.verifier import (
-            VerificationError,
-            Verifier,
-            VerifierOptions,
-        )
-
         try:
             verifier = Verifier(program, VerifierOptions(seed=self.seed))
         except VerificationError as e:
             raise PassFailedException(f"{self.name}: @{name}: {e}") from None
         profiler = None
         if self.profile:
-            from mirage.passes.superoptimize.profile import GpuProfiler, ProfileError
-
             try:
                 profiler = GpuProfiler(self.target)
             except ProfileError as e:
@@ -206,8 +200,6 @@ class SuperoptimizePass(ModulePass):
             raise PassFailedException(f"{self.name}: @{name}: {e}") from None
 
     def _measure(self, graphs: list[Graph]) -> list[float]:
-        from mirage.passes.superoptimize.profile import GpuProfiler
-
         return GpuProfiler(self.target).measure(graphs)
 
 

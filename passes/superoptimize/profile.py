@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from mirage.dialects.hardware import target_for
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
+from mirage.lowering.ptx.compile import CompileError, compile_function
+from mirage.lowering.runtime import NoDeviceError, driver, load, time_program
 from mirage.passes.superoptimize.lowered import lowering_arch
 
 
@@ -18,8 +20,6 @@ class ProfileError(RuntimeError):
 
 class GpuProfiler:
     def __init__(self, target: str) -> None:
-        from mirage.lowering.runtime import NoDeviceError, driver
-
         try:
             driver.init()
         except (NoDeviceError, ImportError, OSError) as e:
@@ -28,9 +28,6 @@ class GpuProfiler:
 
     def measure(self, candidates: Sequence[Graph]) -> list[float]:
         """Seconds per call of each candidate (infinity where it does not build)."""
-        from mirage.lowering.ptx.compile import CompileError, compile_function
-        from mirage.lowering.runtime import load, time_program
-
         out: list[float] = []
         for graph in candidates:
             try:

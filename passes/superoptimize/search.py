@@ -20,6 +20,7 @@ from typing import TextIO
 
 from mirage.dialects.hardware import Target
 from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.equivalence.verifier import Verifier
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
 from mirage.passes.superoptimize.fusion import fuse_program
@@ -401,8 +402,6 @@ class Search:
 
 
 def _default_verifier(program: Graph) -> EquivalenceCheck:
-    from mirage.passes.equivalence.verifier import Verifier
-
     return Verifier(program)
 
 
