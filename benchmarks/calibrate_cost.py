@@ -88,12 +88,12 @@ def _variants(op: Any, types: list[Any], target: Any) -> list[Any]:
 
 
 def build(directory: Path, per_structure: int, only: str | None = None) -> None:
+    from mirage.dialects.hardware import SM_90
     from mirage.dialects.ugraph.graph import Graph
     from mirage.dialects.ugraph.to_ir import func_from_graph
     from mirage.lowering.ptx.compile import compile_function
     from mirage.passes.superoptimize.cost import graph_op_cost
     from mirage.passes.superoptimize.lowered import lowered_facts
-    from mirage.passes.superoptimize.target import SM_90
 
     directory.mkdir(parents=True, exist_ok=True)
     seen: set[str] = set()
@@ -205,9 +205,9 @@ def time_all(directory: Path, out: Path | None) -> None:
 def compare(files: list[Path], only: str | None = None) -> None:
     import math
 
+    from mirage.dialects.hardware import SM_90
     from mirage.passes.superoptimize.cost import graph_op_cost
     from mirage.passes.superoptimize.lowered import lowered_facts
-    from mirage.passes.superoptimize.target import SM_90
 
     def key(structure: str, grid: Any, block: int, loops: int) -> tuple[Any, ...]:
         return (structure, tuple(grid), block, loops)

@@ -28,9 +28,8 @@ from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.equivalence.verifier import Verifier
 from mirage.passes.superoptimize.interfaces import no_pruning
-from mirage.passes.superoptimize.module_pass import PrunerFactory
+from mirage.passes.superoptimize.module_pass import SEARCH_TARGETS, PrunerFactory
 from mirage.passes.superoptimize.search import Search, SearchOptions, SearchResult
-from mirage.passes.superoptimize.target import TARGETS
 from mirage.tools.registry import make_context
 
 HERE = Path(__file__).parent
@@ -93,7 +92,7 @@ def main() -> None:
             max_kernel_ops=args.max_kernel_ops,
             max_block_ops=args.max_block_ops,
             workers=args.workers,
-            target=TARGETS[args.target],
+            target=SEARCH_TARGETS[args.target],
             seed_with_program=not args.no_seed,
         )
         start = time.time()

@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,8 @@ from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.semantics.evaluate import EvaluationError
 from mirage.dialects.ugraph.from_ir import UnsupportedOpError, graph_from_func
 from mirage.dialects.ugraph.graph import Graph
+from mirage.lowering.ptx.compile import compile_function
+from mirage.lowering.runtime.program import CompiledProgram
 from mirage.passes.linalg.constants import resolve_wrapper
 from mirage.tools.diagnostics import (
     LocatingParser,
@@ -134,6 +136,11 @@ def use_gpu(choice: str) -> bool:
         raise ToolError(f"error: {e}") from None
 
 
+def lowering_entry_point() -> Callable[[FuncOp, str], CompiledProgram]:
+    """What builds the program for the GPU (the GPU tests stand in their own)."""
+    return compile_function
+
+
 def run_on_gpu(
     func: FuncOp, graph: Graph, inputs: Sequence[NDArray[Any]], args: Any
 ) -> list[NDArray[Any]]:
@@ -144,7 +151,7 @@ def run_on_gpu(
 
     where = f"{args.file}: error: @{args.function}"
     try:
-        program = gpu_run.lowering_entry_point()(func, args.arch or gpu_run.default_arch())
+        program = lowering_entry_point()(func, args.arch or gpu_run.default_arch())
         result = gpu_run.run_program(program, inputs, TimingMethod() if args.time else None)
     except (NotImplementedError, ValueError, CudaError) as e:
         raise ToolError(f"{where}: {e}") from None

@@ -34,8 +34,20 @@ def _nvvm() -> Dialect:
     return NVVM
 
 
+def _mirage() -> Dialect:
+    from mirage.lowering.optimize.decisions import MirageAttrs
+
+    return MirageAttrs
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    return {"kernel": _kernel, "block": _block, "thread": _thread, "nvvm": _nvvm}
+    return {
+        "kernel": _kernel,
+        "block": _block,
+        "thread": _thread,
+        "nvvm": _nvvm,
+        "mirage": _mirage,
+    }
 
 
 def _linalg() -> Dialect:

@@ -16,7 +16,11 @@ Levels:
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xdsl.ir import Attribute
 
 AttrValue = Hashable
 ACCUMULATOR_KINDS = (
@@ -61,6 +65,15 @@ class Op:
     attrs: tuple[tuple[str, AttrValue], ...] = ()
     """Sorted (name, value) pairs; values are ints, floats or tuples of ints."""
     body: Graph | None = None
+    annotations: tuple[tuple[str, Attribute], ...] = field(default=(), repr=False)
+    """The IR op's discardable attributes, sorted by name (plan decisions, hand-set
+    overrides): they travel with the op, wherever it stands, from IR to IR."""
+
+    def annotation(self, name: str) -> Attribute | None:
+        for key, value in self.annotations:
+            if key == name:
+                return value
+        return None
 
     def attr(self, name: str) -> AttrValue:
         for key, value in self.attrs:
@@ -126,9 +139,7 @@ class Graph:
     def with_bodies(self, rewrite: Callable[[Graph], Graph]) -> Graph:
         """This kernel-level graph with `rewrite` applied to every graph-defined op's body."""
         ops = tuple(
-            Op(op.kind, op.operands, op.results, op.attrs, rewrite(op.body))
-            if op.kind == "graph" and op.body is not None
-            else op
+            replace(op, body=rewrite(op.body)) if op.kind == "graph" and op.body is not None else op
             for op in self.ops
         )
         return Graph(self.args, ops, self.outputs, self.loop_end)

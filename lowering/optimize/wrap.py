@@ -10,7 +10,7 @@ arguments, or one value twice, gets a copy kernel for it (each output is its own
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -260,10 +260,11 @@ def wrap_graph(g: Graph) -> Graph:
     for op, results in g.result_ids():
         operands = tuple(renumber[o] for o in op.operands)
         if op.kind in UNWRAPPED:
-            new = Op(op.kind, operands, op.results, op.attrs, op.body)
+            new = replace(op, operands=operands)
         else:
+            # the op's annotations (a hand-set mirage.stages) go to the graph that runs it
             new = wrap_op(op, [types[o] for o in operands])
-            new = Op(new.kind, operands, new.results, new.attrs, new.body)
+            new = replace(new, operands=operands, annotations=op.annotations)
         ops.append(new)
         for r in results:
             renumber[r] = len(types)

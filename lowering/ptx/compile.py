@@ -8,7 +8,9 @@ from xdsl.ir import SSAValue
 
 from mirage.dialects.ugraph.convert import type_from_ir
 from mirage.lowering.ptx.emit import check_arch, lowered, ptx_from_llvm_ir
+from mirage.lowering.ptx.llvm_ir import to_llvmlite
 from mirage.lowering.runtime.program import BufferSpec, CompiledProgram, KernelLaunch
+from mirage.lowering.runtime.ptxas import assemble_ptx
 
 
 class CompileError(ValueError):
@@ -56,15 +58,16 @@ def launches_of(
 
 
 def compile_function(
-    function: func.FuncOp, arch: str = "sm_90a", assemble: bool = False
+    function: func.FuncOp,
+    arch: str = "sm_90a",
+    assemble: bool = False,
+    bulk_copy: bool | None = None,
 ) -> CompiledProgram:
     """Lower `function` (kernel-dialect ops) and build PTX for `arch`; with `assemble`, the
-    cubin too (ptxas or nvJitLink must be installed)."""
-    from mirage.lowering.ptx.llvm_ir import to_llvmlite
-
+    cubin too (ptxas or nvJitLink must be installed). `bulk_copy`: as `plan-ugraph`'s."""
     check_arch(arch)
     module = ModuleOp([function.clone()])
-    low = lowered(module, arch)
+    low = lowered(module, arch, bulk_copy)
     hosts = [op for op in low.ops if isinstance(op, func.FuncOp)]
     if len(hosts) != 1:
         raise CompileError(f"@{function.sym_name.data}: expected one lowered function")
@@ -72,8 +75,6 @@ def compile_function(
     text = ptx_from_llvm_ir(str(to_llvmlite(low)), arch)
     cubin = None
     if assemble:
-        from mirage.lowering.ptx.assemble import assemble_ptx
-
         cubin = assemble_ptx(text, arch)
     return CompiledProgram(text, arch, buffers, n_in, n_out, launches, cubin)
 

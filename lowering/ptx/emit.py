@@ -6,9 +6,16 @@ import os
 from functools import cache
 from typing import Any
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
-SUPPORTED_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a")
+from mirage.dialects.hardware import ArchError, target_for
+from mirage.lowering.optimize.annotate import LoweringError, PlanUgraph
+from mirage.lowering.optimize.wrap import wrap_function
+from mirage.lowering.ptx.llvm_ir import to_llvmlite
+from mirage.lowering.to_llvm.convert_kernel import convert_module, kernel_functions
+from mirage.lowering.to_llvm.convert_nvvm import lower_nvvm
+
 PTX_FEATURES = "+ptx80"
 """PTX ISA 8.0: read by CUDA 12.0 and newer drivers, enough for sm_90a."""
 
@@ -18,29 +25,31 @@ class TargetError(ValueError):
 
 
 def check_arch(arch: str) -> str:
-    if arch not in SUPPORTED_ARCHS:
-        raise TargetError(
-            f"unsupported GPU architecture '{arch}' (use one of {', '.join(SUPPORTED_ARCHS)})"
-        )
-    return arch
+    """`arch` if the compiler builds for it (its `Target` is known), else a TargetError."""
+    try:
+        return target_for(arch).name
+    except ArchError as e:
+        raise TargetError(str(e)) from None
 
 
-def lowered(module: ModuleOp, arch: str) -> ModuleOp:
-    """A copy of `module` with its kernel functions lowered and no nvvm ops left."""
-    from mirage.lowering.to_llvm.convert_kernel import convert_module
-    from mirage.lowering.to_llvm.convert_nvvm import lower_nvvm
-
+def lowered(module: ModuleOp, arch: str, bulk_copy: bool | None = None) -> ModuleOp:
+    """A copy of `module` with its kernel functions lowered (as by `lower-to-llvm`:
+    wrapped, planned, converted) and no nvvm ops left."""
     copy = module.clone()
-    convert_module(copy, arch)
+    for f in kernel_functions(copy):
+        try:
+            wrap_function(f)
+        except ValueError as e:
+            raise LoweringError(f"@{f.sym_name.data}: {e}") from None
+    PlanUgraph(arch, bulk_copy).apply(Context(), copy)
+    convert_module(copy, arch, bulk_copy)
     lower_nvvm(copy)
     return copy
 
 
-def llvm_ir(module: ModuleOp, arch: str = "sm_90a") -> str:
+def llvm_ir(module: ModuleOp, arch: str = "sm_90a", bulk_copy: bool | None = None) -> str:
     """The kernels as LLVM IR text (before optimization)."""
-    from mirage.lowering.ptx.llvm_ir import to_llvmlite
-
-    return str(to_llvmlite(lowered(module, check_arch(arch))))
+    return str(to_llvmlite(lowered(module, check_arch(arch), bulk_copy)))
 
 
 @cache
@@ -69,9 +78,7 @@ def ptx_from_llvm_ir(text: str, arch: str) -> str:
     return tm.emit_assembly(mod)
 
 
-def ptx(module: ModuleOp, arch: str = "sm_90a") -> str:
+def ptx(module: ModuleOp, arch: str = "sm_90a", bulk_copy: bool | None = None) -> str:
     """PTX text for every kernel of `module` (kernel-dialect functions are lowered first)."""
-    from mirage.lowering.ptx.llvm_ir import to_llvmlite
-
-    mod = lowered(module, check_arch(arch))
+    mod = lowered(module, check_arch(arch), bulk_copy)
     return ptx_from_llvm_ir(str(to_llvmlite(mod)), arch)

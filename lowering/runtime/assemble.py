@@ -25,6 +25,7 @@ from functools import cache
 from pathlib import Path
 
 from mirage.lowering.runtime.errors import AssembleError
+from mirage.lowering.runtime.ptxas import find_ptxas, run_ptxas
 
 
 def _first_error_line(log: str) -> str:
@@ -85,8 +86,6 @@ def _ptxas_assembler(path: str) -> Assembler | None:
     )
 
     def run(ptx: str, arch: str) -> bytes:
-        from mirage.lowering.ptx.assemble import run_ptxas
-
         return run_ptxas(ptx, arch)[0]
 
     return Assembler(f"ptxas {version}", run)
@@ -103,10 +102,6 @@ def find_assembler() -> Assembler | None:
             return Assembler(f"nvJitLink {major}.{minor}", _nvjitlink_assemble)
         except Exception:  # no cuda-python, or libnvJitLink not found
             pass
-    from mirage.lowering.ptx.assemble import (
-        find_ptxas,
-    )  # stdlib only; imported late: it imports our errors
-
     path = find_ptxas()
     return _ptxas_assembler(path) if path else None
 

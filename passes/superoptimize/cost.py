@@ -7,11 +7,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
 from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS, Graph, Op, TensorType
 from mirage.passes.superoptimize.lowered import LoweredFacts, lowered_facts
 from mirage.passes.superoptimize.resources import peak_shared_memory, registers_per_thread
-from mirage.passes.superoptimize.target import Target
 
 ITERATION_SECONDS = 0.03e-6
 """Per barrier of a loop iteration of a block (and the issue of the next loads)."""

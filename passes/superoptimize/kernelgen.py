@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
+from mirage.dialects.hardware import Target
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.pruning import AbstractExprs, Term
@@ -37,7 +38,6 @@ from mirage.passes.superoptimize.fingerprint import (
 from mirage.passes.superoptimize.infer import result_shape
 from mirage.passes.superoptimize.interfaces import PruneCheck
 from mirage.passes.superoptimize.parallelize import Parallelized, parallelizations
-from mirage.passes.superoptimize.target import Target
 from mirage.passes.superoptimize.terms import op_terms
 from mirage.passes.superoptimize.vocabulary import Vocabulary, vocabulary_of
 

@@ -26,10 +26,13 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from mirage.dialects.hardware import SM_80, SM_90, Target
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
+from mirage.passes.equivalence.verifier import VerificationError, Verifier, VerifierOptions
 from mirage.passes.pruning import Pruner
+from mirage.passes.superoptimize.profile import GpuProfiler, ProfileError
 from mirage.passes.superoptimize.results_cache import CachedEntry, ResultsCache, cache_key
 from mirage.passes.superoptimize.search import (
     Ranked,
@@ -39,9 +42,11 @@ from mirage.passes.superoptimize.search import (
     stderr_if_terminal,
 )
 from mirage.passes.superoptimize.search_record import SearchRecord
-from mirage.passes.superoptimize.target import TARGETS
 
 MARKER = "mirage.superoptimize"
+
+SEARCH_TARGETS: dict[str, Target] = {t.name: t for t in (SM_80, SM_90)}
+"""The targets the cost model has figures fitted for."""
 
 
 @dataclass(frozen=True)
@@ -74,9 +79,9 @@ class SuperoptimizePass(ModulePass):
     report: str = ""
 
     def _check(self) -> None:
-        if self.target not in TARGETS:
+        if self.target not in SEARCH_TARGETS:
             raise PassFailedException(
-                f"{self.name}: target must be one of {', '.join(sorted(TARGETS))}, "
+                f"{self.name}: target must be one of {', '.join(sorted(SEARCH_TARGETS))}, "
                 f"got '{self.target}'"
             )
         for option, value, least in (
@@ -97,7 +102,7 @@ class SuperoptimizePass(ModulePass):
             max_kernel_ops=self.max_kernel_ops,
             max_block_ops=self.max_block_ops,
             workers=self.workers,
-            target=TARGETS[self.target],
+            target=SEARCH_TARGETS[self.target],
             seed=self.seed,
             keep=self.keep,
             profile=self.profile,
@@ -192,20 +197,12 @@ class SuperoptimizePass(ModulePass):
         return (result.ranked[0] if result.ranked else None), baseline
 
     def _search(self, name: str, program: Graph, record: SearchRecord) -> SearchResult:
-        from mirage.passes.equivalence.verifier import (
-            VerificationError,
-            Verifier,
-            VerifierOptions,
-        )
-
         try:
             verifier = Verifier(program, VerifierOptions(seed=self.seed))
         except VerificationError as e:
             raise PassFailedException(f"{self.name}: @{name}: {e}") from None
         profiler = None
         if self.profile:
-            from mirage.passes.superoptimize.profile import GpuProfiler, ProfileError
-
             try:
                 profiler = GpuProfiler(self.target)
             except ProfileError as e:
@@ -226,8 +223,6 @@ class SuperoptimizePass(ModulePass):
             raise PassFailedException(f"{self.name}: @{name}: {e}") from None
 
     def _measure(self, graphs: list[Graph]) -> list[float]:
-        from mirage.passes.superoptimize.profile import GpuProfiler
-
         return GpuProfiler(self.target).measure(graphs)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from mirage.dialects import shapes
+from mirage.dialects.hardware import Target
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.cost import graph_op_cost
@@ -37,7 +38,6 @@ from mirage.passes.superoptimize.lowered import lowered_facts
 from mirage.passes.superoptimize.precision import narrow_body
 from mirage.passes.superoptimize.probes import SMALL_DIM, divisors, loop_probes, split_probes
 from mirage.passes.superoptimize.resources import check_fit
-from mirage.passes.superoptimize.target import Target
 
 MAX_GRID_DIMS = 3
 """Grid dims a block graph may use: (x) or (x, y), as the reference system's grids."""

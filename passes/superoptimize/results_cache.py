@@ -16,10 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import FuncOp
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.dialects.func import Func, FuncOp
 from xdsl.parser import Parser
 
+from mirage.dialects.block import BlockDialect
+from mirage.dialects.kernel import KernelDialect
+from mirage.dialects.thread import ThreadDialect
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
@@ -44,6 +48,14 @@ def cache_key(program: Graph, options: dict[str, object]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _context() -> Context:
+    """What the cached functions are written in: func and the three μGraph dialects."""
+    ctx = Context()
+    for dialect in (Builtin, Func, KernelDialect, BlockDialect, ThreadDialect):
+        ctx.load_dialect(dialect)
+    return ctx
+
+
 class ResultsCache:
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory) / "results"
@@ -57,9 +69,7 @@ class ResultsCache:
             data = json.loads(path.read_text())
         except (OSError, ValueError):
             return None
-        from mirage.tools.registry import make_context
-
-        ctx = make_context()
+        ctx = _context()
         graphs: list[Graph] = []
         for text in data["functions"]:
             module = Parser(ctx, text).parse_module()

@@ -18,7 +18,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
+from mirage.dialects.hardware import Target
 from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.equivalence.verifier import Verifier
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
 from mirage.passes.superoptimize.fusion import fuse_program
@@ -31,7 +33,6 @@ from mirage.passes.superoptimize.partition import Segment, compose, segments, su
 from mirage.passes.superoptimize.resources import check_fit
 from mirage.passes.superoptimize.search_record import SearchRecord
 from mirage.passes.superoptimize.seed import fused_structure
-from mirage.passes.superoptimize.target import Target
 from mirage.passes.superoptimize.workers import (
     Channel,
     UnitExecutor,
@@ -433,8 +434,6 @@ class Search:
 
 
 def _default_verifier(program: Graph) -> EquivalenceCheck:
-    from mirage.passes.equivalence.verifier import Verifier
-
     return Verifier(program)
 
 

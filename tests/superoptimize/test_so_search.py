@@ -9,13 +9,13 @@ import pytest
 from superoptimize.so_helpers import benchmark_program, build, equal_in_float64, only_func, search
 
 from mirage.dialects.builder import KernelBuilder
+from mirage.dialects.hardware import SM_90
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.equivalence.verifier import Verifier
 from mirage.passes.superoptimize.module_pass import PrunerFactory
 from mirage.passes.superoptimize.search import Search, SearchOptions
-from mirage.passes.superoptimize.target import SM_90
 
 
 def _graph_ops(g: Graph) -> list[str]:

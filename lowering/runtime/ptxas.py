@@ -1,4 +1,5 @@
-"""PTX -> cubin with ptxas: from the `nvidia-cuda-nvcc` wheel, $CUDA_HOME, or PATH."""
+"""PTX -> cubin with ptxas: from the `nvidia-cuda-nvcc` wheel, $CUDA_HOME, or PATH (the
+runtime assembles with it where nvJitLink is missing; the compiler, to check its PTX)."""
 
 from __future__ import annotations
 
