@@ -9,13 +9,14 @@ Options: `time-budget` (seconds), `max-kernel-ops`, `max-block-ops` (block ops p
 graph-defined op, input iterators and output savers included), `workers` (processes),
 `target` (sm_80 or sm_90), `seed` (random tests and fingerprints), `cache` (a directory for
 search results and pruning answers; empty: none), `profile` (rank the best candidates by
-time measured on the GPU), `keep` (verified candidates kept and ranked).
+time measured on the GPU), `keep` (verified candidates kept and ranked), `executor` (where
+the units run: `local`, the process pool, or a Dask cluster, `cluster.py`).
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from xdsl.context import Context
@@ -28,6 +29,7 @@ from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.pruning import Pruner
+from mirage.passes.superoptimize.cluster import ClusterError, parse_executor, unit_executor
 from mirage.passes.superoptimize.results_cache import CachedEntry, ResultsCache, cache_key
 from mirage.passes.superoptimize.search import (
     Ranked,
@@ -68,6 +70,7 @@ class SuperoptimizePass(ModulePass):
     cache: str = ""
     profile: bool = False
     keep: int = 3
+    executor: str = "local"
 
     def _check(self) -> None:
         if self.target not in TARGETS:
@@ -86,6 +89,10 @@ class SuperoptimizePass(ModulePass):
                 raise PassFailedException(
                     f"{self.name}: {option} must be at least {least}, got {value}"
                 )
+        try:
+            parse_executor(self.executor)
+        except ValueError as e:
+            raise PassFailedException(f"{self.name}: {e}") from None
 
     def search_options(self) -> SearchOptions:
         return SearchOptions(
@@ -190,15 +197,19 @@ class SuperoptimizePass(ModulePass):
                 raise PassFailedException(f"{self.name}: {e}") from None
         pruning = str(Path(self.cache) / "pruning.log") if self.cache else None
         try:
-            return Search(
-                program,
-                self.search_options(),
-                PrunerFactory(pruning),
-                verifier,
-                profiler,
-                progress=stderr_if_terminal(),
-                make_verifier=lambda g: Verifier(g, VerifierOptions(seed=self.seed)),
-            ).run()
+            with unit_executor(self.executor, self.workers) as units:
+                return Search(
+                    program,
+                    replace(self.search_options(), workers=units.workers),
+                    PrunerFactory(pruning),
+                    verifier,
+                    profiler,
+                    executor=units.executor,
+                    progress=stderr_if_terminal(),
+                    make_verifier=lambda g: Verifier(g, VerifierOptions(seed=self.seed)),
+                ).run()
+        except ClusterError as e:
+            raise PassFailedException(f"{self.name}: {e}") from None
         except ValueError as e:
             raise PassFailedException(f"{self.name}: @{name}: {e}") from None
 

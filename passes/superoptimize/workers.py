@@ -9,7 +9,8 @@ ran, so units of one job share the nodes on their way and the pruner's and the e
 memory.
 
 Only the local pool gets the live channel (a stop flag and progress counters in shared
-memory); elsewhere units stop at the deadline and report when done.
+memory); elsewhere units stop at the deadline (or, on a Dask cluster, when their future is
+cancelled: `cluster.py`) and report when done.
 """
 
 from __future__ import annotations
@@ -87,11 +88,21 @@ def explorer_for(job_id: str, job: Job) -> Explorer:
 def run_unit(job_id: str, job: Job, path: Path, deadline: float) -> UnitResult:
     """Explore one unit (in a worker)."""
     explorer = explorer_for(job_id, job)
+    if _channel is None:
+        # Without the live channel a unit stops at the deadline, or, as a Dask task, when
+        # its future is cancelled (Dask does not interrupt a running task).
+        from mirage.passes.superoptimize.cluster import cancelled_check
+
+        explorer.should_stop = cancelled_check() or _never
     result = explorer.run(path, deadline)
     if _channel is not None:
         _channel.add(explorer.unreported())
         result.reported = True
     return result
+
+
+def _never() -> bool:
+    return False
 
 
 def local_pool(workers: int, channel: Channel) -> Executor:
