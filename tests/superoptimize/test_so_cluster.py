@@ -4,6 +4,7 @@ errors for a scheduler that cannot be reached or a missing `distributed`."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
@@ -88,19 +89,27 @@ def _softmax_module() -> ModuleOp:
     return b.build("softmax")
 
 
+def _refuse(self: object) -> object:
+    raise AssertionError("searched although the answer is cached")
+
+
 def _unit_tasks(stream: Any) -> int:
     return sum(1 for t in stream.data if str(t["key"]).startswith("run_unit"))
 
 
 def test_the_pass_on_a_cluster_finds_what_the_local_pool_finds(
-    cluster: Any, client: Any, tmp_path: Path
+    cluster: Any, client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     local = _superoptimized("local")
     assert "kernel.graph" in local
     with distributed.get_task_stream(client=client) as stream:
-        remote = _superoptimized(_executor(cluster))
+        remote = _superoptimized(_executor(cluster), cache=str(tmp_path / "cache"))
     assert remote == local
     assert _unit_tasks(stream) > 0
+    # Where the units ran is not part of the results cache's key.
+    monkeypatch.setattr(search_module.Search, "run", _refuse)
+    assert _superoptimized("local", cache=str(tmp_path / "cache")) == local
+    monkeypatch.undo()
     # The same cluster named by its scheduler file.
     scheduler_file = tmp_path / "scheduler.json"
     scheduler_file.write_text(json.dumps({"address": cluster.scheduler_address}))
@@ -134,15 +143,22 @@ def test_a_client_executor_from_python_gives_the_local_pools_candidates(client: 
         seed_with_program=False,
     )
     local = Search(program, options, PrunerFactory(None), Verifier(program)).run()
+    progress = io.StringIO()
     with distributed.get_task_stream(client=client) as stream:
         remote = Search(
-            program, options, PrunerFactory(None), Verifier(program), executor=client.get_executor()
+            program,
+            options,
+            PrunerFactory(None),
+            Verifier(program),
+            executor=client.get_executor(),
+            progress=progress,
         ).run()
     assert local.complete and remote.complete
     assert len(local.ranked) == 2
     assert [r.graph for r in remote.ranked] == [r.graph for r in local.ranked]
     assert remote.units == local.units == _unit_tasks(stream)
     assert remote.stats["candidates"] == local.stats["candidates"]
+    assert f"/{remote.units}  explored " in progress.getvalue()
 
 
 def test_ctrl_c_stops_the_units_running_on_the_cluster(
