@@ -2,7 +2,7 @@
 
 Units go to any `concurrent.futures.Executor`-like object (`UnitExecutor`): the local
 default is a process pool; an engine that runs Python callables on a cluster and returns
-futures (Dask's `Client`, Ray's `ray.util` pools) fits the same two calls. A unit is
+futures fits the same two calls (Dask: `cluster.ClusterExecutor`). A unit is
 picklable: the job (program, limits, pruner factory) and a path in the search tree. Each
 worker process (each thread, under a thread pool) keeps the explorer of the job it last
 ran, so units of one job share the nodes on their way and the pruner's and the evaluator's
