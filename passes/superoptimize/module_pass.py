@@ -11,13 +11,15 @@ graph-defined op, input iterators and output savers included), `workers` (proces
 search results and pruning answers; empty: none), `profile` (rank the best candidates by
 time measured on the GPU), `keep` (verified candidates kept and ranked), `report` (a
 directory: what each search did, as report.json and the page report.html; the search runs
-even where the results cache knows the answer, so that there is something to report).
+even where the results cache knows the answer, so that there is something to report),
+`executor` (where the units run: `local`, the process pool, or a Dask cluster,
+`cluster.py`).
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from xdsl.context import Context
@@ -32,6 +34,7 @@ from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.equivalence.verifier import VerificationError, Verifier, VerifierOptions
 from mirage.passes.pruning import Pruner
+from mirage.passes.superoptimize.cluster import ClusterError, parse_executor, unit_executor
 from mirage.passes.superoptimize.profile import GpuProfiler, ProfileError
 from mirage.passes.superoptimize.results_cache import CachedEntry, ResultsCache, cache_key
 from mirage.passes.superoptimize.search import (
@@ -77,6 +80,7 @@ class SuperoptimizePass(ModulePass):
     profile: bool = False
     keep: int = 3
     report: str = ""
+    executor: str = "local"
 
     def _check(self) -> None:
         if self.target not in SEARCH_TARGETS:
@@ -95,6 +99,10 @@ class SuperoptimizePass(ModulePass):
                 raise PassFailedException(
                     f"{self.name}: {option} must be at least {least}, got {value}"
                 )
+        try:
+            parse_executor(self.executor)
+        except ValueError as e:
+            raise PassFailedException(f"{self.name}: {e}") from None
 
     def search_options(self) -> SearchOptions:
         return SearchOptions(
@@ -209,16 +217,20 @@ class SuperoptimizePass(ModulePass):
                 raise PassFailedException(f"{self.name}: {e}") from None
         pruning = str(Path(self.cache) / "pruning.log") if self.cache else None
         try:
-            return Search(
-                program,
-                self.search_options(),
-                PrunerFactory(pruning),
-                verifier,
-                profiler,
-                progress=stderr_if_terminal(),
-                make_verifier=lambda g: Verifier(g, VerifierOptions(seed=self.seed)),
-                record=record,
-            ).run()
+            with unit_executor(self.executor, self.workers) as units:
+                return Search(
+                    program,
+                    replace(self.search_options(), workers=units.workers),
+                    PrunerFactory(pruning),
+                    verifier,
+                    profiler,
+                    executor=units.executor,
+                    progress=stderr_if_terminal(),
+                    make_verifier=lambda g: Verifier(g, VerifierOptions(seed=self.seed)),
+                    record=record,
+                ).run()
+        except ClusterError as e:
+            raise PassFailedException(f"{self.name}: {e}") from None
         except ValueError as e:
             raise PassFailedException(f"{self.name}: @{name}: {e}") from None
 

@@ -2,14 +2,15 @@
 
 Units go to any `concurrent.futures.Executor`-like object (`UnitExecutor`): the local
 default is a process pool; an engine that runs Python callables on a cluster and returns
-futures (Dask's `Client`, Ray's `ray.util` pools) fits the same two calls. A unit is
+futures fits the same two calls (Dask: `cluster.ClusterExecutor`). A unit is
 picklable: the job (program, limits, pruner factory) and a path in the search tree. Each
 worker process (each thread, under a thread pool) keeps the explorer of the job it last
 ran, so units of one job share the nodes on their way and the pruner's and the evaluator's
 memory.
 
 Only the local pool gets the live channel (a stop flag and progress counters in shared
-memory); elsewhere units stop at the deadline and report when done.
+memory); elsewhere units stop at the deadline (or, on a Dask cluster, when their future is
+cancelled: `cluster.py`) and report when done.
 """
 
 from __future__ import annotations
@@ -87,11 +88,21 @@ def explorer_for(job_id: str, job: Job) -> Explorer:
 def run_unit(job_id: str, job: Job, path: Path, deadline: float) -> UnitResult:
     """Explore one unit (in a worker)."""
     explorer = explorer_for(job_id, job)
+    if _channel is None:
+        # Without the live channel a unit stops at the deadline, or, as a Dask task, when
+        # its future is cancelled (Dask does not interrupt a running task).
+        from mirage.passes.superoptimize.cluster import cancelled_check
+
+        explorer.should_stop = cancelled_check() or _never
     result = explorer.run(path, deadline)
     if _channel is not None:
         _channel.add(explorer.unreported())
         result.reported = True
     return result
+
+
+def _never() -> bool:
+    return False
 
 
 def local_pool(workers: int, channel: Channel) -> Executor:
