@@ -4,9 +4,9 @@ A node is tried alone: a graph of that one node, its tensor operands as placehol
 shapes and dtypes it sees, goes through torch-mlir's FX importer and
 `convert-linalg-to-kernel`. What imports is expressible; otherwise the reason is the
 importer's own message. No list of ops here duplicates the importer's. Answers are kept by
-the node's signature (target, operand shapes and dtypes, constant arguments), in memory and
-under `<cache>/torch/support.json`, so a second process asks the importer only about nodes
-it has not seen.
+the node's signature (target, operand ranks, unit dims and dtypes, constant arguments), in
+memory and under `<cache>/torch/support.json`, so a second process, or another batch size,
+asks the importer only about nodes it has not seen.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ DATA_MOVEMENT = frozenset(
     {"kernel.reshape", "kernel.transpose", "kernel.concat", "kernel.constant"}
 )
 """Kernel ops that compute nothing: a subgraph of only these stays in PyTorch (a view there)."""
-SUPPORT_VERSION = f"support-1 torch {torch.__version__}"
+SUPPORT_VERSION = f"support-2 torch {torch.__version__}"
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,9 @@ def _describe(value: Any) -> Any:
         meta = tensor_meta(value)
         if meta is None:
             return ("node", value.op)
-        return ("tensor", meta[0], str(meta[1]))
+        # Extents other than 1 do not change what imports (broadcasting does): a new batch
+        # size asks the importer nothing new.
+        return ("tensor", [1 if d == 1 else -1 for d in meta[0]], str(meta[1]))
     if isinstance(value, list | tuple):
         return [_describe(v) for v in value]  # pyright: ignore[reportUnknownVariableType]
     if isinstance(value, dict):
