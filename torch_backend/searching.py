@@ -88,6 +88,12 @@ class Searcher:
 
     # --- shape families ------------------------------------------------------------
 
+    def seed(self, program: Graph, ugraph: Graph) -> None:
+        """Make `ugraph`, a verified μGraph of `program` found elsewhere (benchmarks/found),
+        a member of `program`'s family: subgraphs of that family are re-tiled from it
+        (and verified against themselves) instead of searched."""
+        self._remember(family_key(program), "", ugraph)
+
     def _siblings(self, fam: str) -> list[Graph | None]:
         found = list(self._members.get(fam, []))
         if self.results is None:
@@ -116,7 +122,7 @@ class Searcher:
             return Chosen(program, program, "as imported", detail, _since(began))
         verifier: Verifier | None = None
         for sibling in siblings:
-            if sibling is None or sibling.args == program.args:
+            if sibling is None:
                 continue
             graph = retile(sibling, program, self.target)
             if graph is None:

@@ -22,7 +22,7 @@ from torch import fx
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 from torch.fx.passes.shape_prop import ShapeProp
-from torch.fx.passes.utils.fuser_utils import fuse_by_partitions
+from torch.fx.passes.utils.fuser_utils import fuse_by_partitions, validate_partition
 
 from mirage.torch.capability import Answer, Capability, tensor_meta
 from mirage.torch.options import BackendOptions
@@ -121,7 +121,15 @@ def specialize(
     ).propose_partitions()
     kept: list[dict[fx.Node, int | None]] = []
     for partition in partitions:
-        nodes = [n for n in gm.graph.nodes if n in partition.nodes]
+        # The partitioner moves every getitem of a node into that node's partition (for ops
+        # with several results); a getitem that slices a tensor may not import.
+        nodes = [n for n in gm.graph.nodes if n in partition.nodes and answers[n].ok]
+        if not nodes:
+            continue
+        if not validate_partition(nodes):
+            for n in nodes:
+                answers[n] = Answer(False, "its subgraph would not be acyclic without a slice")
+            continue
         if sum(answers[n].compute_ops for n in nodes) < options.min_compute_ops:
             for n in nodes:
                 answers[n] = Answer(False, "computes nothing alone (only moves data)")

@@ -20,6 +20,12 @@ from mirage.torch import backend as backend_module  # noqa: E402
 from mirage.torch.options import OptionError  # noqa: E402
 
 
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache for the tests that do not count searches: the importer is asked once."""
+    return tmp_path_factory.mktemp("mirage-cache")
+
+
 def _close(got: Any, want: Any, tol: float = 1e-5) -> None:
     if isinstance(want, tuple | list):
         for g, w in zip(got, want, strict=True):
@@ -29,10 +35,10 @@ def _close(got: Any, want: Any, tol: float = 1e-5) -> None:
     assert torch.allclose(got.double(), want.double(), rtol=tol, atol=tol), (got - want).abs().max()
 
 
-def test_partition_runs_what_imports_and_leaves_the_rest(tmp_path: Path) -> None:
+def test_partition_runs_what_imports_and_leaves_the_rest(cache: Path) -> None:
     m = NormLinear()
     x = rand(4, 64)
-    fast, backend = compiled(m, cache_dir=str(tmp_path), time_budget=5)
+    fast, backend = compiled(m, cache_dir=str(cache), time_budget=5)
     with torch.no_grad():
         _close(fast(x), m(x))
     (report,) = backend.reports
@@ -44,7 +50,7 @@ def test_partition_runs_what_imports_and_leaves_the_rest(tmp_path: Path) -> None
     assert where["matmul"][0] == sub.name
 
 
-def test_explain_names_the_importers_reason(tmp_path: Path) -> None:
+def test_explain_names_the_importers_reason(cache: Path) -> None:
     def fn(x: Any, y: Any) -> Any:
         # A selection on another value: the importer refuses it by name.
         return torch.where(x > 0, y, 2 * y) + torch.exp(x)
@@ -54,28 +60,28 @@ def test_explain_names_the_importers_reason(tmp_path: Path) -> None:
             return fn(x, y)
 
     text = mirage.torch.explain(
-        M(), [rand(4, 8) - 0.75, rand(4, 8, seed=2)], cache_dir=str(tmp_path), time_budget=3
+        M(), [rand(4, 8) - 0.75, rand(4, 8, seed=2)], cache_dir=str(cache), time_budget=3
     )
     assert "where" in text and "the importer refuses it" in text
     assert "exp" in text and "mirage_" in text
 
 
-def test_a_graph_of_unsupported_ops_runs_in_pytorch(tmp_path: Path) -> None:
+def test_a_graph_of_unsupported_ops_runs_in_pytorch(cache: Path) -> None:
     class M(torch.nn.Module):
         def forward(self, x: Any) -> Any:
             return torch.sort(x, dim=-1).values.cumsum(-1)
 
     m = M()
     x = rand(3, 5)
-    fast, backend = compiled(m, cache_dir=str(tmp_path))
+    fast, backend = compiled(m, cache_dir=str(cache))
     _close(fast(x), m(x))
     assert not backend.reports[0].subgraphs
 
 
-def test_parameters_are_read_at_call_time(tmp_path: Path) -> None:
+def test_parameters_are_read_at_call_time(cache: Path) -> None:
     m = NormLinear(tail=False)
     x = rand(4, 64)
-    fast, _ = compiled(m, cache_dir=str(tmp_path), time_budget=5)
+    fast, _ = compiled(m, cache_dir=str(cache), time_budget=5)
     with torch.no_grad():
         before = fast(x)
         m.w.mul_(-2.0)
@@ -92,7 +98,7 @@ def test_parameters_are_read_at_call_time(tmp_path: Path) -> None:
         ("gqa", ((2, 8, 16), (2, 16, 32), (2, 32, 16))),
     ],
 )
-def test_benchmark_programs_match_eager(name: str, shapes: Any, tmp_path: Path) -> None:
+def test_benchmark_programs_match_eager(name: str, shapes: Any, cache: Path) -> None:
     fn = torch_programs.PROGRAMS[name]
 
     class M(torch.nn.Module):
@@ -100,7 +106,7 @@ def test_benchmark_programs_match_eager(name: str, shapes: Any, tmp_path: Path) 
             return fn(*args)
 
     args = [rand(*s, seed=i) * 0.5 for i, s in enumerate(shapes)]
-    fast, backend = compiled(M(), cache_dir=str(tmp_path), time_budget=5)
+    fast, backend = compiled(M(), cache_dir=str(cache), time_budget=5)
     _close(fast(*args), fn(*args), tol=1e-4)
     assert [s.how for s in backend.reports[0].subgraphs] != ["pytorch"]
 
@@ -136,3 +142,20 @@ def test_optimize_returns_a_module_that_searched_already(tmp_path: Path) -> None
     assert list((tmp_path / "results").glob("*.json"))
     with torch.no_grad():
         _close(fast(x), m(x))
+
+
+def test_a_llama_style_decode_step_matches_eager(cache: Path) -> None:
+    import e2e  # benchmarks/, on the path through tb_helpers
+
+    shape = e2e.LlamaShape(dim=64, heads=4, kv_len=32, hidden=96)
+    torch.manual_seed(0)
+    step = e2e.DecodeStep(shape, torch.float32, "cpu").eval()
+    x, k, v = torch.randn(1, 64), torch.randn(4, 32, 16), torch.randn(4, 32, 16)
+    fast, backend = compiled(step, cache_dir=str(cache), time_budget=3)
+    with torch.no_grad():
+        _close(fast(x, k, v), step(x, k, v), tol=1e-4)
+    subgraphs = backend.reports[0].subgraphs
+    assert len([s for s in subgraphs if s.how != "pytorch"]) >= 2
+    # The slices of the QKV projection stay in PyTorch, the rest is ours.
+    where = {node.split(" = ")[0]: w for node, w, _ in backend.reports[0].nodes}
+    assert where["getitem"] == "pytorch" and where["qkv"] != "pytorch"
