@@ -128,6 +128,9 @@ class Capability:
     def __init__(self, cache_dir: str = "") -> None:
         self.path = Path(cache_dir) / "torch" / "support.json" if cache_dir else None
         self.answers: dict[str, Answer] = {}
+        self.programs: dict[str, Any] = {}
+        """Imported subgraphs (kernel-level μGraphs) by their code and operand ranks, unit
+        dims and dtypes: another shape of the subgraph is inferred from them, not imported."""
         self._dirty = False
         if self.path is not None:
             try:

@@ -25,6 +25,10 @@ def default_cache_dir() -> str:
     return str(Path.home() / ".cache" / "mirage")
 
 
+MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+"""torch.compile's modes; only 'reduce-overhead' changes what the backend does."""
+
+
 @dataclass(frozen=True)
 class BackendOptions:
     time_budget: float = 120.0
@@ -48,7 +52,8 @@ class BackendOptions:
     min_compute_ops: int = 1
     """Subgraphs with fewer compute ops than this stay in PyTorch."""
     mode: str = "default"
-    """torch.compile's mode: 'reduce-overhead' replays each specialization as a CUDA graph."""
+    """'reduce-overhead' replays each specialization as a CUDA graph (torch.compile's `mode`
+    arrives here too; it cannot be given together with `options`)."""
 
     def __post_init__(self) -> None:
         if self.target not in TARGETS:
@@ -64,10 +69,8 @@ class BackendOptions:
         ):
             if value < least:
                 raise OptionError(f"option {name}: must be at least {least}, got {value}")
-        if self.mode not in ("default", "reduce-overhead", "max-autotune-no-cudagraphs"):
-            raise OptionError(
-                f"option mode: must be 'default' or 'reduce-overhead', got {self.mode!r}"
-            )
+        if self.mode not in MODES:
+            raise OptionError(f"option mode: must be one of {', '.join(MODES)}, got {self.mode!r}")
 
     @property
     def cache(self) -> str:

@@ -68,8 +68,10 @@ def retile(found: Graph, program: Graph, target: Target) -> Graph | None:
     return graph
 
 
-def _retile_op(op: Op, operand_types: list[TensorType], target: Target) -> Op | None:
+def _retile_op(op: Op, operand_types: list[TensorType], target: Target | None) -> Op | None:
     if op.kind == "graph":
+        if target is None:
+            return None
         par = reparallelize(op, operand_types, target)
         return None if par is None else par.op
     try:
@@ -79,3 +81,28 @@ def _retile_op(op: Op, operand_types: list[TensorType], target: Target) -> Op | 
     if len(op.results) != 1:
         return None
     return Op(op.kind, op.operands, (TensorType(shape, op.results[0].dtype),), op.attrs, op.body)
+
+
+def reshape_program(template: Graph, args: tuple[TensorType, ...]) -> Graph | None:
+    """A kernel-level program of the family of `template` at the argument types `args`,
+    its result shapes inferred by the dialect's shape rules: what importing the same
+    subgraph at these shapes gives, without the import. None where an op's attributes
+    are shapes (reshapes, transposes, constants) or the shapes do not fit."""
+    if len(args) != len(template.args):
+        return None
+    for old, new in zip(template.args, args, strict=True):
+        if old.dtype != new.dtype or len(old.shape) != len(new.shape):
+            return None
+        if any((a == 1) != (b == 1) for a, b in zip(old.shape, new.shape, strict=True)):
+            return None  # broadcasting changes
+    types: list[TensorType] = list(args)
+    ops: list[Op] = []
+    for op in template.ops:
+        if op.kind == "graph":
+            return None
+        new_op = _retile_op(op, [types[v] for v in op.operands], None)
+        if new_op is None:
+            return None
+        ops.append(new_op)
+        types.extend(new_op.results)
+    return Graph(args, tuple(ops), template.outputs, template.loop_end)

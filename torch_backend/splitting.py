@@ -5,12 +5,15 @@ shapes; each node is asked of the importer (`capability.py`); torch's
 `CapabilityBasedPartitioner` groups the expressible nodes into maximal subgraphs that
 keep the graph acyclic; each subgraph becomes a submodule, is imported as a whole, gets
 its μGraph (`searching.py`) and is replaced by a call of that μGraph's runner. Whatever
-is not expressible, or fails on the way, stays in the graph as PyTorch runs it.
+is not expressible, or fails on the way, stays in the graph as PyTorch runs it. Another
+shape of a subgraph already imported is not imported again: its program follows from the
+first by the dialect's shape rules (`retile.reshape_program`), where its ops allow.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -24,8 +27,10 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from torch.fx.passes.shape_prop import ShapeProp
 from torch.fx.passes.utils.fuser_utils import fuse_by_partitions, validate_partition
 
-from mirage.torch.capability import Answer, Capability, tensor_meta
+from mirage.dialects.ugraph.graph import Graph, TensorType
+from mirage.torch.capability import DTYPES, Answer, Capability, tensor_meta
 from mirage.torch.options import BackendOptions
+from mirage.torch.retile import reshape_program
 from mirage.torch.searching import Searcher
 
 log = logging.getLogger("mirage.torch")
@@ -146,7 +151,7 @@ def specialize(
         gm = fuse_by_partitions(gm, kept, prefix=PREFIX, always_return_tuple=True)
     for node in list(gm.graph.nodes):
         if node.op == "call_module" and str(node.target).startswith(PREFIX):
-            report.subgraphs.append(_replace(gm, node, options, searcher, device))
+            report.subgraphs.append(_replace(gm, node, options, capability, searcher, device))
     gm.recompile()
     report.seconds = time.time() - began
     ran = sum(1 for s in report.subgraphs if s.how != "pytorch")
@@ -165,6 +170,7 @@ def _replace(
     gm: fx.GraphModule,
     node: fx.Node,
     options: BackendOptions,
+    capability: Capability,
     searcher: Searcher,
     device: torch.device,
 ) -> SubgraphReport:
@@ -173,7 +179,9 @@ def _replace(
     assert isinstance(sub, fx.GraphModule)
     inner = [n.name for n in sub.graph.nodes if n.op in ("call_function", "call_method")]
     try:
-        runner, how, detail, where, kernels = _build(name, sub, node, options, searcher, device)
+        runner, how, detail, where, kernels = _build(
+            name, sub, node, options, capability, searcher, device
+        )
     except Exception as e:  # any failure on the way leaves the subgraph to PyTorch
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         log.warning("mirage: %s stays in PyTorch: %s", name, first)
@@ -187,6 +195,7 @@ def _build(
     sub: fx.GraphModule,
     node: fx.Node,
     options: BackendOptions,
+    capability: Capability,
     searcher: Searcher,
     device: torch.device,
 ) -> tuple[Runner, str, str, str, int]:
@@ -201,11 +210,21 @@ def _build(
         if meta is None:
             raise ValueError(f"input {arg} of the subgraph is not a tensor of static shape")
         examples.append(torch.zeros(meta[0], dtype=meta[1]))
-    module = import_module(sub, examples, func_name=name)
-    funcs = {f.sym_name.data: f for f in module.ops if isinstance(f, FuncOp)}
-    if set(funcs) != {name}:
-        raise ValueError(f"the import made functions {sorted(funcs)}, expected only @{name}")
-    program = graph_from_func(funcs[name])
+    key = json.dumps(
+        [sub.code, [[[1 if d == 1 else -1 for d in e.shape], str(e.dtype)] for e in examples]]
+    )
+    program: Graph | None = None
+    template: Graph | None = capability.programs.get(key)
+    if template is not None and all(e.dtype in DTYPES for e in examples):
+        args = tuple(TensorType(tuple(e.shape), DTYPES[e.dtype]) for e in examples)
+        program = reshape_program(template, args)
+    if program is None:
+        module = import_module(sub, examples, func_name=name)
+        funcs = {f.sym_name.data: f for f in module.ops if isinstance(f, FuncOp)}
+        if set(funcs) != {name}:
+            raise ValueError(f"the import made functions {sorted(funcs)}, expected only @{name}")
+        program = graph_from_func(funcs[name])
+        capability.programs[key] = program
     if len(program.args) != len(examples):
         raise ValueError(
             f"the import takes {len(program.args)} inputs, the subgraph {len(examples)}"
