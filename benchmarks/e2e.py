@@ -125,7 +125,7 @@ def sdpa_of(name: str) -> Callable[..., Tensor] | None:
 
     def run(q: Tensor, k_t: Tensor, v: Tensor) -> Tensor:
         if name == "qknorm":
-            q = rms_norm(q, -1)
+            q, k_t = rms_norm(q, -1), rms_norm(k_t, -1)
         with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
             out = F.scaled_dot_product_attention(q[:, None], k_t[:, None], v[:, None], scale=1.0)
         return out[:, 0]
@@ -135,10 +135,8 @@ def sdpa_of(name: str) -> Callable[..., Tensor] | None:
 
 def sdpa_args(name: str, args: Sequence[Tensor]) -> list[Tensor]:
     q, k, v = args
-    k_t = k.transpose(1, 2).contiguous()  # K stored (b, n, d), as flash reads it
-    if name == "qknorm":
-        k_t = rms_norm(k_t, -1)  # the K norm is part of what a cache would hold
-    return [q, k_t, v]
+    del name
+    return [q, k.transpose(1, 2).contiguous(), v]  # K stored (b, n, d), as flash reads it
 
 
 @dataclass(frozen=True)
