@@ -177,6 +177,17 @@ class SuperoptimizePass(ModulePass):
                 f"{self.name}: cannot write the report to '{self.report}': {e.strerror}"
             ) from None
 
+    def key_options(self) -> dict[str, object]:
+        """What the results cache keys a program's search by, beside the program."""
+        return self._key_options()
+
+    def best(self, name: str, program: Graph) -> tuple[Ranked | None, float]:
+        """The best verified μGraph of `program` (None if none beats it) and the program's
+        own time, from the results cache or a search that fills it: the pass's decision
+        for one program, for callers that are not a pass pipeline (mirage.torch)."""
+        self._check()
+        return self._best(name, program, SearchRecord(name))
+
     def _best(self, name: str, program: Graph, record: SearchRecord) -> tuple[Ranked | None, float]:
         """The best verified candidate and the program's own time (same measure)."""
         results = ResultsCache(self.cache) if self.cache else None

@@ -342,3 +342,69 @@ def parallelizations(
 
 
 _memo: dict[tuple[object, ...], list[Parallelized]] = {}
+
+
+def reparallelize(
+    op: Op, operand_types: Sequence[TensorType], target: Target
+) -> Parallelized | None:
+    """A found graph op parallelized the same way (its imaps, forloop dims and omaps) for
+    operands of other shapes: the cheapest grid and loop extents that fit, the extents of
+    grid dims that leave partial results kept (what combines the partials is built for
+    that many). None where the pattern does not apply to the new shapes or nothing fits."""
+    body = op.body
+    assert body is not None
+    inputs = [bop for bop in body.ops if bop.kind == "input"]
+    outputs = [bop for bop in body.ops if bop.kind == "output"]
+    imaps = tuple(_map3(bop.ints_attr("imap")) for bop in inputs)
+    fdims = tuple(bop.int_attr("forloop_dim") for bop in inputs)
+    omaps = tuple(_map3(bop.ints_attr("omap")) for bop in outputs)
+    whole = Pattern(
+        tuple((-1, -1, -1) for _ in inputs),
+        tuple(-1 for _ in inputs),
+        tuple((-1, -1, -1) for _ in outputs),
+        (False, False, False),
+        False,
+        frozenset(),
+    )
+    structure = instantiate(op, whole, operand_types, (1, 1, 1), 1, BLOCK_SIZES[0])
+    if structure is None or structure.body is None:
+        return None
+    same = [
+        p for p in patterns(structure.body) if (p.imaps, p.fdims, p.omaps) == (imaps, fdims, omaps)
+    ]
+    if not same:
+        return None
+    pattern = same[0]
+    grid = op.ints_attr("grid")
+    options: list[list[int]] = []
+    for p in range(4):
+        used = pattern.loop_used if p == LOOP else pattern.grid_used[p]
+        if not used:
+            options.append([1])
+        elif p in pattern.partial_grid:
+            options.append([grid[p]])
+        else:
+            options.append(_options(_cut_extents(structure.body, pattern, p), False, p == LOOP))
+    best: Parallelized | None = None
+    for gx, gy, gz, loops in itertools.product(*options):
+        if gx * gy * gz > MAX_BLOCKS:
+            continue
+        found = _priced(op, pattern, operand_types, (gx, gy, gz), loops, BLOCK_SIZES[0], target)
+        if found is not None and (best is None or _better(found, best)):
+            best = found
+    if best is None:
+        return None
+    extents = best.op.ints_attr("grid")
+    loops = best.op.int_attr("forloop_range")
+    for block in BLOCK_SIZES[1:]:
+        found = _priced(
+            op, pattern, operand_types, (extents[0], extents[1], extents[2]), loops, block, target
+        )
+        if found is not None and _better(found, best):
+            best = found
+    return best
+
+
+def _map3(values: tuple[int, ...]) -> tuple[int, int, int]:
+    padded = (*values, -1, -1, -1)
+    return (padded[0], padded[1], padded[2])
