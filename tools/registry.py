@@ -111,7 +111,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
 
 def _dot_target() -> type[Target]:
-    from mirage.tools.pictures.dot_target import DotTarget
+    from mirage.tools.dot_target import DotTarget
 
     return DotTarget
 

@@ -33,6 +33,7 @@ from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.equivalence.verifier import VerificationError, Verifier, VerifierOptions
+from mirage.passes.pictures.report_page import write_report
 from mirage.passes.pruning import Pruner
 from mirage.passes.superoptimize.cluster import ClusterError, parse_executor, unit_executor
 from mirage.passes.superoptimize.profile import GpuProfiler, ProfileError
@@ -167,7 +168,6 @@ class SuperoptimizePass(ModulePass):
             self._write_report(records)
 
     def _write_report(self, records: list[SearchRecord]) -> None:
-        from mirage.tools.pictures.report_page import write_report
 
         try:
             options = {**self._key_options(), "workers": self.workers}

@@ -4,7 +4,7 @@ The search fills a `SearchRecord` as it goes: each unit's counters (by depth in 
 tree) and times, every candidate it saw and the verifier's verdict on those it checked, the
 best verified model cost over time, the segments of a long program with their own
 records, and the compositions of their results. `to_json` is the report's data; the page
-(`mirage.tools.pictures.report_page`) is drawn from it.
+(`mirage.passes.pictures.report_page`) is drawn from it.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.pictures.dot import draw_function
 from mirage.passes.superoptimize.explore import Found, UnitResult
 from mirage.passes.superoptimize.partition import Segment
 
@@ -328,7 +329,6 @@ def _add_depths(into: dict[int, dict[str, int]], more: dict[int, dict[str, int]]
 
 def _drawing(name: str, graph: Graph) -> JsonDict:
     from mirage.dialects.ugraph.to_ir import func_from_graph
-    from mirage.tools.pictures.dot import draw_function
 
     func = func_from_graph(name, graph)
     return {"mlir": str(func), "dot": draw_function(func)}

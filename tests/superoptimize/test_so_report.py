@@ -20,7 +20,7 @@ from mirage.passes.equivalence.verifier import Verifier
 from mirage.passes.superoptimize.module_pass import PrunerFactory, SuperoptimizePass
 from mirage.passes.superoptimize.search import Search, SearchOptions
 from mirage.passes.superoptimize.search_record import REASONS, SearchRecord
-from mirage.tools.pictures.report_page import page
+from mirage.passes.pictures.report_page import page
 from mirage.tools.registry import make_context
 
 SOFTMAX = """
@@ -182,7 +182,7 @@ def test_the_page_embeds_graphviz_svg_where_dot_exists(tmp_path: Path) -> None:
 
 
 def test_the_page_is_made_again_from_the_json(tmp_path: Path) -> None:
-    from mirage.tools.pictures.report_page import main
+    from mirage.passes.pictures.report_page import main
 
     _report(tmp_path)
     page_file = tmp_path / "report.html"

@@ -13,8 +13,8 @@ import pytest
 
 from conftest import FIXTURES, parse_module
 from mirage.tools import draw
-from mirage.tools.pictures.dot import fuse_expressions
-from mirage.tools.pictures.render import RenderError, render
+from mirage.passes.pictures.dot import fuse_expressions
+from mirage.passes.pictures.render import RenderError, render
 
 ROOT = Path(__file__).resolve().parents[2]
 DRAWN = [

@@ -6,7 +6,7 @@ explored and cut by depth and by reason, the units on a timeline of the worker p
 the segments and compositions tried, and drawings of the program, the winner and the
 runners-up (Graphviz's SVG where `dot` is installed, the dot text in any case).
 
-`python -m mirage.tools.pictures.report_page DIR` makes DIR/report.html again from
+`python -m mirage.passes.pictures.report_page DIR` makes DIR/report.html again from
 DIR/report.json (after installing Graphviz, say).
 """
 
@@ -20,8 +20,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from mirage.tools.pictures import charts
-from mirage.tools.pictures.render import RenderError, dot_binary, render
+from mirage.passes.pictures import charts
+from mirage.passes.pictures.render import RenderError, dot_binary, render
 
 JsonDict = dict[str, Any]
 VERSION = 1
@@ -370,7 +370,7 @@ def _drawings(f: JsonDict, can_render: bool) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 1:
-        sys.exit("usage: python -m mirage.tools.pictures.report_page DIR")
+        sys.exit("usage: python -m mirage.passes.pictures.report_page DIR")
     directory = Path(args[0])
     source = directory / "report.json"
     try:

@@ -10,6 +10,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
+from mirage.passes.pictures.dot import draw_module
+from mirage.passes.pictures.render import RenderError, render
+
 
 @dataclass(frozen=True)
 class DotTarget(Target):
@@ -18,9 +21,6 @@ class DotTarget(Target):
     """Empty: the dot text; `svg`: the rendered picture (needs Graphviz)."""
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from mirage.tools.pictures.dot import draw_module
-        from mirage.tools.pictures.render import RenderError, render
-
         text = draw_module(module)
         if not self.render:
             output.write(text)
