@@ -6,13 +6,12 @@ Rules, for every op kind of the three levels:
 - reduce_sum of a dim of extent n to `size` s: sum(n/s, a); reduce_max: rmax(n/s, a);
 - elementwise ops: the row of `ELEMENTWISE_EXPRS` (keyed by the kind names of
   `mirage.dialects.opkinds`); square is mul(a, a), rsqrt is div(1, sqrt(a));
-- rms_norm over a last dim of extent n: div(x, sqrt(sum(n, mul(x, x)))), with eps
-  div(x, sqrt(add(sum(n, mul(x, x)), 1))), times its gain and plus its bias;
+- rms_norm over a last dim of extent n: div(x, sqrt(sum(n, mul(x, x)))), times its gain
+  and plus its bias;
 - input iterators, output savers, the grid partition: the identity (abstract expressions
   say what is computed, not where);
 - accumulators: sum(L, a) for a loop range L (accum_max: rmax(L, a)); the *_last forms also
-  sum the tile's last dim, sum(L * n, a), and rms takes sqrt(sum(L * n, mul(a, a))); an eps
-  adds 1 to the mean, as any constant;
+  sum the tile's last dim, sum(L * n, a), and rms takes sqrt(sum(L * n, mul(a, a)));
   accum_rescale(v, s) is sum(L, mul(v, exp(s))). A value that is replicated across the
   loop (it depends on no input iterator that walks the loop) is the same in every
   iteration: its accumulation adds L copies, a constant factor, so the loop adds no sum.
@@ -28,7 +27,8 @@ Rules, for every op kind of the three levels:
   concatenation cut apart by the grid or the loop becomes `Unknown`.
 
 Constants are not part of the abstraction: mul_scalar is the identity, a mean is the sum
-it divides, `sub` is `add` (a - b = a + (-1) b), and the online-softmax stabilizer
+it divides, a norm's eps (an op's property) is dropped, `sub` is `add` (a - b = a + (-1) b),
+and the online-softmax stabilizer
 exp(-max) of accum_rescale, which any correct use divides out again, is dropped. This keeps
 Theorem 1: every μGraph that computes the target up to such constants has an expression
 A_eq-equivalent to the target's, so it is never pruned.
@@ -218,7 +218,7 @@ class ExprBuilder:
             term, layout, deps = _iterate(op, operands[0], layouts[0], deps, self._loop)
             outs, out_layouts = [term], [layout]
         elif self._loop is not None and op.kind.startswith("accum_"):
-            outs = [_accumulate(op.kind, operands, shapes, layouts, self._loop.loops, deps, op.eps)]
+            outs = [_accumulate(op.kind, operands, shapes, layouts, self._loop.loops, deps)]
             deps = deps - {"loop"}
         else:
             outs = [_op(op, operands, shapes, layouts)]
@@ -324,7 +324,7 @@ def _op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]], layouts: li
         return _reduce(kind == "reduce_sum", operands[0], dim, n, size, repeats)
     if kind == "rms_norm":
         n = shapes[0][-1] // copies(layouts[0][-1])
-        return _rms_norm(operands, n, len(shapes[0]) - 1, op.eps != 0.0)
+        return _rms_norm(operands, n, len(shapes[0]) - 1)
     if kind == "concat":
         return _concat(operands, shapes, op.int_attr("dim"))
     if kind == "constant":
@@ -422,7 +422,6 @@ def _accumulate(
     layouts: list[Layout],
     loops: int,
     deps: Deps,
-    eps: float = 0.0,
 ) -> Term:
     bad = _unknown(operands)
     if bad is not None:
@@ -440,15 +439,10 @@ def _accumulate(
     shape = shapes[0]
     last = len(shape) - 1
     n = shape[-1] // copies(layouts[0][-1])
-    plus = _plus_eps(eps != 0.0)
-    if kind == "accum_sum_last":
+    if kind in ("accum_sum_last", "accum_mean_last"):
         return _reduce_last(lambda e, a: sum_of(steps * e, a), x, n, last)
-    if kind == "accum_mean_last":
-        return _reduce_last(lambda e, a: sum_of(steps * e, a), x, n, last, plus)
     if kind == "accum_rms_last":
-        return _reduce_last(
-            lambda e, a: sum_of(steps * e, Mul(a, a)), x, n, last, lambda t: Sqrt(plus(t))
-        )
+        return _reduce_last(lambda e, a: sum_of(steps * e, Mul(a, a)), x, n, last, Sqrt)
     return Unknown(f"no abstract expression for accumulator '{kind}'")
 
 
@@ -563,17 +557,9 @@ def _reduce(is_sum: bool, x: Term, dim: int, extent: int, size: int, repeats: in
     return _map(lambda a: make(extent // size // repeats, a[0]), [x])
 
 
-def _plus_eps(eps: bool) -> Callable[[Term], Term]:
-    # A norm's eps is a constant (not part of the abstraction): mean + eps is add(sum, 1).
-    return (lambda t: Add(t, ONE)) if eps else (lambda t: t)
-
-
-def _rms_norm(operands: Sequence[Term], extent: int, last: int, eps: bool) -> Term:
+def _rms_norm(operands: Sequence[Term], extent: int, last: int) -> Term:
     x = operands[0]
-    plus = _plus_eps(eps)
-    denominator = _reduce_last(
-        lambda e, a: sum_of(e, Mul(a, a)), x, extent, last, lambda t: Sqrt(plus(t))
-    )
+    denominator = _reduce_last(lambda e, a: sum_of(e, Mul(a, a)), x, extent, last, Sqrt)
     if isinstance(denominator, Unknown):
         return denominator
     if isinstance(denominator, Cat):
