@@ -11,13 +11,15 @@ linalg-on-tensors file is imported (`convert-linalg-to-kernel`) and superoptimiz
 launches out (a retype launches nothing), the expert's count and whether it is reached, the
 search's wall seconds, the cost model's µs before and after, and the largest relative error
 of the result, evaluated in float32 by the reference evaluator, against the PyTorch module
-in float64 on the same random inputs (it must stay below 1e-5). A markdown table (for
-benchmarks/RESULTS.md) and a JSON record are written; a progress line goes to stderr.
+in float64 on the same random inputs (it must stay below 1e-5; small shapes only). A
+markdown table (for benchmarks/RESULTS.md) and a JSON record are written; a progress line
+goes to stderr. A program that fails (its import, search or check) is a row with the error.
 
 `--gpu` (the realistic f16 shapes by default) also lowers each found μGraph, runs it on the
 GPU twice on fresh random inputs with its outputs poisoned against the PyTorch module in
 float64, and times it, the eager module and torch.compile of the same module in the same
-run, by the method of `harness.py`. Needs torch and torch-mlir; `--gpu` needs a CUDA device.
+run, by the method of `harness.py` (its error, 2-norm relative, must stay below 1e-2 in
+f16). Needs torch and torch-mlir; `--gpu` needs a CUDA device.
 """
 
 from __future__ import annotations
@@ -164,11 +166,15 @@ def measure(blocks: Any, entry: dict[str, Any], name: str, args: argparse.Namesp
         row.reached = row.launches_out <= row.expert
         row.model_us_after = program_cost(after, target).seconds * 1e6
         row.result = describe(after)
-        inputs, want = torch_outputs(blocks, blocks.block(name), size, args.seed + 1)
-        row.rel_error = relative_error(after, inputs, want)
-        row.equal = row.rel_error < TOLERANCE
+        if size == "small":
+            inputs, want = torch_outputs(blocks, blocks.block(name), size, args.seed + 1)
+            row.rel_error = relative_error(after, inputs, want)
+            row.equal = row.rel_error < TOLERANCE
         if args.gpu:
             row.gpu = measure_gpu(blocks, blocks.block(name), found, size, args.seed + 2)
+            if size != "small":  # the realistic shapes are checked on the GPU only
+                row.rel_error = row.gpu["rel_error"]
+                row.equal = row.gpu["correct"]
     except Exception as e:  # one program's failure is its row, not the end of the run
         row.error = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
     return row
