@@ -171,3 +171,28 @@ def test_the_same_op_twice_is_imported_once() -> None:
     x = np.random.default_rng(1).uniform(-1, 1, (4, 8))
     (got,) = evaluate_function(func, [x], FloatDomain())
     assert np.allclose(got, x.sum(-1, keepdims=True))
+
+
+AFFINE = """
+func.func @f(%x: tensor<4x8xf32>, %g: tensor<1x8xf32>, %b: tensor<1x8xf32>) -> tensor<4x8xf32> {
+  %n = kernel.rms_norm %x affine(%g, %b : tensor<1x8xf32>, tensor<1x8xf32>) eps 0.25 : tensor<4x8xf32> -> tensor<4x8xf32>
+  func.return %n : tensor<4x8xf32>
+}
+"""  # noqa: E501
+
+
+def test_norm_with_eps_and_affine_round_trips_through_linalg() -> None:
+    from linalg.test_convert import round_trip
+    from linalg.test_fixtures import function
+
+    from conftest import parse_module
+
+    original = function(parse_module(AFFINE), "f")
+    back = function(round_trip(parse_module(AFFINE)), "f")
+    (norm,) = _ops(back, kernel.RmsNormOp)
+    assert norm.epsilon == 0.25 and len(norm.affine) == 2
+    rng = np.random.default_rng(4)
+    inputs = [rng.uniform(-1, 1, (4, 8)), rng.uniform(-1, 1, (1, 8)), rng.uniform(-1, 1, (1, 8))]
+    (want,) = evaluate_function(original, inputs, FloatDomain())
+    (got,) = evaluate_function(back, inputs, FloatDomain())
+    assert rel_error(got, want) < 1e-12
