@@ -63,3 +63,9 @@ BINARY_KINDS: tuple[ElementwiseKind, ...] = (
 )
 
 ELEMENTWISE_KINDS: dict[str, ElementwiseKind] = {k.name: k for k in UNARY_KINDS + BINARY_KINDS}
+
+
+EPS_KINDS: tuple[str, ...] = ("rms_norm", "accum_mean_last", "accum_rms_last")
+"""Kinds with an `eps` property (default 0), added to the last dim's mean before any root:
+rms_norm is x / sqrt(mean(x^2) + eps) * gain + bias (gain and bias its optional operands
+after x), accum_mean_last the mean plus eps, accum_rms_last sqrt(mean of squares + eps)."""

@@ -78,7 +78,7 @@ def _apply(op: Op, args: list[V], domain: Domain[V], lead: int) -> list[V]:
         red = "sum" if kind == "reduce_sum" else "max"
         return [_reduce_to(domain, red, args[0], lead + op.int_attr("dim"), op.int_attr("size"))]
     if kind == "rms_norm":
-        return [_rms_norm(domain, args[0])]
+        return [_rms_norm(domain, args, op.eps)]
     if kind == "concat":
         return [domain.concat(_broadcast_leading(domain, args, lead), lead + op.int_attr("dim"))]
     if kind == "constant":
@@ -112,10 +112,24 @@ def _reduce_to(domain: Domain[V], kind: str, value: V, axis: int, size: int) -> 
     return domain.restructure(reduced, lambda a: a.reshape(out))
 
 
-def _rms_norm(domain: Domain[V], x: V) -> V:
+def _plus_eps(domain: Domain[V], mean: V, eps: float) -> V:
+    if eps == 0.0:
+        return mean
+    rank = len(domain.shape(mean))
+    return domain.elementwise("add", [mean, domain.from_array(np.full((1,) * rank, eps))])
+
+
+def _rms_norm(domain: Domain[V], args: Sequence[V], eps: float) -> V:
+    x = args[0]
     n = domain.shape(x)[-1]
     mean_sq = domain.scale(domain.reduce("sum", domain.elementwise("square", [x]), -1), 1.0 / n)
-    return domain.elementwise("div", [x, domain.elementwise("sqrt", [mean_sq])])
+    root = domain.elementwise("sqrt", [_plus_eps(domain, mean_sq, eps)])
+    out = domain.elementwise("div", [x, root])
+    if len(args) > 1:
+        out = domain.elementwise("mul", [out, args[1]])
+    if len(args) > 2:
+        out = domain.elementwise("add", [out, args[2]])
+    return out
 
 
 def _broadcast_leading(domain: Domain[V], args: Sequence[V], lead: int) -> list[V]:
@@ -228,7 +242,7 @@ def _accumulate(op: Op, args: list[V], domain: Domain[V], loops: int) -> V:
         total = over_loop("sum", domain.reduce("sum", x, -1))
         if kind == "accum_sum_last":
             return total
-        mean = domain.scale(total, 1.0 / (n * loops))
+        mean = _plus_eps(domain, domain.scale(total, 1.0 / (n * loops)), op.eps)
         return mean if kind == "accum_mean_last" else domain.elementwise("sqrt", [mean])
     if kind == "accum_rescale":
         scores = every_iteration(args[1])

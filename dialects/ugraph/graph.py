@@ -96,6 +96,15 @@ class Op:
         assert isinstance(value, int | float)
         return float(value)
 
+    @property
+    def eps(self) -> float:
+        """The eps of a kind of `opkinds.EPS_KINDS` (0 where unset)."""
+        for key, value in self.attrs:
+            if key == "eps":
+                assert isinstance(value, int | float)
+                return float(value)
+        return 0.0
+
 
 def make_op(
     kind: str,

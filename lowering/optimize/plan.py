@@ -526,15 +526,15 @@ class Planner:
             ty = g.type_of(v)
             dtype = ty.dtype
             planes = 1
-            finalize: tuple[str, float] = ("", 1.0)
+            finalize: tuple[str, float, float] = ("", 1.0, 0.0)
             if op.kind in ACCUMULATOR_KINDS:
                 dtype = "f32"
                 src_shape = g.type_of(op.operands[0]).shape
                 n = (src_shape[-1] if src_shape else 1) * p.loops
                 if op.kind == "accum_mean_last":
-                    finalize = ("scale", 1.0 / n)
+                    finalize = ("scale", 1.0 / n, op.eps)
                 elif op.kind == "accum_rms_last":
-                    finalize = ("rms", 1.0 / n)
+                    finalize = ("rms", 1.0 / n, op.eps)
             for mm in p.matmuls.values():
                 if mm.target == v and mm.parts[3] > 1:
                     planes = mm.parts[3]
@@ -542,15 +542,22 @@ class Planner:
             p.tiles[v] = self._tile(ty.shape, dtype, v, planes, finalize)
         for twin, src in p.converts.items():
             ty = g.type_of(src)
-            p.tiles[twin] = self._tile(ty.shape, ty.dtype, twin, 1, ("", 1.0))
+            p.tiles[twin] = self._tile(ty.shape, ty.dtype, twin, 1, ("", 1.0, 0.0))
         for i, op in enumerate(g.ops):
             if op.kind == "accum_rescale":
                 m = p.new_value()
                 p.rescale_max[self._result(i)] = m
-                p.tiles[m] = self._tile(g.type_of(op.operands[1]).shape, "f32", m, 1, ("", 1.0))
+                p.tiles[m] = self._tile(
+                    g.type_of(op.operands[1]).shape, "f32", m, 1, ("", 1.0, 0.0)
+                )
 
     def _tile(
-        self, shape: tuple[int, ...], dtype: str, v: int, planes: int, finalize: tuple[str, float]
+        self,
+        shape: tuple[int, ...],
+        dtype: str,
+        v: int,
+        planes: int,
+        finalize: tuple[str, float, float],
     ) -> Tile:
         inner = shape[-1] if shape else 1
         pitch = row_pitch(inner, dtype, ldmatrix=v in self.ldmatrix_values)

@@ -46,7 +46,9 @@ OP_FIELD_RULES: dict[str, OpFieldRule] = {
     "constant": OpFieldRule(True, "the constant as an exact rational mod P and mod Q"),
     "reduce_sum": OpFieldRule(True, "modular sum"),
     "reduce_max": OpFieldRule(False, "stand-in: the element with the largest centered residue"),
-    "rms_norm": OpFieldRule(True, "x / sqrt(mean(x^2)) with the modular square root"),
+    "rms_norm": OpFieldRule(
+        True, "x / sqrt(mean(x^2) + eps) * gain + bias with the modular square root"
+    ),
     "concat": _STRUCTURAL,
     "reshape": _STRUCTURAL,
     "transpose": _STRUCTURAL,
@@ -59,8 +61,8 @@ OP_FIELD_RULES: dict[str, OpFieldRule] = {
     "fuse": _STRUCTURAL,
     "accum_sum": OpFieldRule(True, "modular sum over iterations"),
     "accum_sum_last": OpFieldRule(True, "modular sum over iterations and the last dim"),
-    "accum_mean_last": OpFieldRule(True, "modular mean (times the inverse of the count)"),
-    "accum_rms_last": OpFieldRule(True, "modular square root of the mean of squares"),
+    "accum_mean_last": OpFieldRule(True, "modular mean (times the inverse of the count), plus eps"),
+    "accum_rms_last": OpFieldRule(True, "modular square root of the mean of squares plus eps"),
     "accum_max": OpFieldRule(False, "stand-in: the largest centered residue"),
     "accum_rescale": OpFieldRule(
         False, "exp(s - max s): exact up to the max, a stand-in that cancels when normalized"
@@ -141,8 +143,15 @@ def _exp(arg: Deg, w: _Walk, what: str) -> Deg:
     return Deg(0, 0, arg.exps + 1, arg.roots)
 
 
-def _rms(x: Deg, w: _Walk) -> Deg:
-    return _mul(x, _inv(_sqrt(_mul(x, x), w)))
+_CONSTANT = Deg(0, 0)
+
+
+def _plus_eps(mean: Deg, eps: float) -> Deg:
+    return _add(mean, _CONSTANT) if eps else mean
+
+
+def _rms(x: Deg, w: _Walk, eps: float = 0.0) -> Deg:
+    return _mul(x, _inv(_sqrt(_plus_eps(_mul(x, x), eps), w)))
 
 
 Rule = Callable[[Op, Sequence[Deg], _Walk], list[Deg]]
@@ -191,11 +200,20 @@ def _constant(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
 
 
 def _rms_norm(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
-    return [_rms(args[0], w)]
+    out = _rms(args[0], w, op.eps)
+    if len(args) > 1:
+        out = _mul(out, args[1])
+    if len(args) > 2:
+        out = _add(out, args[2])
+    return [out]
+
+
+def _accum_mean(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
+    return [_plus_eps(args[0], op.eps)]
 
 
 def _accum_rms(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
-    return [_sqrt(_mul(args[0], args[0]), w)]
+    return [_sqrt(_plus_eps(_mul(args[0], args[0]), op.eps), w)]
 
 
 def _accum_rescale(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
@@ -226,7 +244,7 @@ _RULES: dict[str, Rule] = {
     "output": _same,
     "accum_sum": _same,
     "accum_sum_last": _same,
-    "accum_mean_last": _same,
+    "accum_mean_last": _accum_mean,
     "accum_max": _same,
     "accum_rms_last": _accum_rms,
     "accum_rescale": _accum_rescale,

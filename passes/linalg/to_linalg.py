@@ -197,7 +197,7 @@ class _Converter:
             red = "sum" if isinstance(op, kernel.ReduceSumOp) else "max"
             return self.reduce(red, args[0], op.dim.value.data, op.size.value.data, ty)
         if isinstance(op, kernel.RmsNormOp):
-            return self.rms_norm(args[0], ty)
+            return self.rms_norm(args[0], args[1:], op.epsilon, ty)
         if isinstance(op, kernel.TransposeOp):
             return self.b.add(linalg_ops.TransposeOp(args[0], self.b.empty(ty), op.permutation, ty))
         if isinstance(op, kernel.ReshapeOp):
@@ -281,7 +281,9 @@ class _Converter:
             lambda blk, a: _add(blk, combine(_cast(blk, a[0], elem), a[1])),
         )
 
-    def rms_norm(self, x: SSAValue, ty: TensorType) -> SSAValue:
+    def rms_norm(
+        self, x: SSAValue, affine: Sequence[SSAValue], eps: float, ty: TensorType
+    ) -> SSAValue:
         shape = _shape(x)
         rank = len(shape)
         elem = ty.element_type
@@ -299,9 +301,15 @@ class _Converter:
 
         def normalize(blk: Block, a: list[SSAValue]) -> SSAValue:
             mean = _add(blk, arith.DivfOp(a[1], _const(blk, n, elem)))
-            return _add(blk, arith.DivfOp(a[0], _add(blk, xmath.SqrtOp(mean))))
+            if eps:
+                mean = _add(blk, arith.AddfOp(mean, _const(blk, eps, elem)))
+            y = _add(blk, arith.DivfOp(a[0], _add(blk, xmath.SqrtOp(mean))))
+            for k, w in enumerate(a[2:]):
+                w = _cast(blk, w, elem)
+                y = _add(blk, arith.MulfOp(y, w) if k == 0 else arith.AddfOp(y, w))
+            return y
 
-        return self.elementwise([x, sums], ty, normalize)
+        return self.elementwise([x, sums, *affine], ty, normalize)
 
     def reshape(self, x: SSAValue, ty: TensorType) -> SSAValue:
         """Row-major: collapse to one dim, then expand to the new shape."""

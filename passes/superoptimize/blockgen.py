@@ -221,9 +221,9 @@ class BlockGenerator:
         unary: list[tuple[str, tuple[tuple[str, object], ...]]] = [(k, ()) for k in vocab.unary]
         unary += [("mul_scalar", (("scalar", s),)) for s in vocab.scalars]
         if vocab.rms_norm:
-            unary.append(("rms_norm", ()))
+            unary += [("rms_norm", a) for a in vocab.eps_variants("rms_norm")]
         if state.in_loop:
-            unary += [(k, ()) for k in vocab.accumulators]
+            unary += [(k, a) for k in vocab.accumulators for a in vocab.eps_variants(k)]
         binary = (["matmul"] if vocab.matmul else []) + list(vocab.binary)
         if vocab.concat:
             binary.append("concat")

@@ -224,15 +224,30 @@ def kernel_lower_bound(dram_bytes: int, target: Target) -> float:
     )
 
 
+RETYPES = frozenset({"reshape"})
+"""Kernel ops that only give the same bytes another type: the lowering launches nothing for
+them (`convert_kernel.py` aliases the buffer)."""
+
+
 def op_cost(op: Op, operands: list[TensorType], target: Target) -> KernelCost:
+    if op.kind in RETYPES:
+        return KernelCost(op.kind, 0.0, 0, 0, blocks=0)
     if op.kind == "graph":
         return graph_op_cost(op, operands, target, lowered=lowered_facts(op, target))
     return predefined_cost(op, operands, target)
 
 
 def program_cost(graph: Graph, target: Target) -> ProgramCost:
-    """The time of a kernel-level graph: its kernels run one after another."""
-    kernels = tuple(
-        op_cost(op, [graph.type_of(v) for v in op.operands], target) for op in graph.ops
-    )
-    return ProgramCost(sum(k.seconds for k in kernels), kernels)
+    """The time of a kernel-level graph: its kernels run one after another. A retype costs
+    nothing, unless its result is an output: the lowering then copies it (`wrap.py`), a
+    one-operand elementwise launch."""
+    outputs = set(graph.outputs)
+    kernels: list[KernelCost] = []
+    for op, results in graph.result_ids():
+        operands = [graph.type_of(v) for v in op.operands]
+        if op.kind in RETYPES and not outputs.isdisjoint(results):
+            copy = Op("mul_scalar", op.operands, op.results, (("scalar", 1.0),))
+            kernels.append(predefined_cost(copy, operands, target))
+            continue
+        kernels.append(op_cost(op, operands, target))
+    return ProgramCost(sum(k.seconds for k in kernels), tuple(kernels))

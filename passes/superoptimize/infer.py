@@ -21,6 +21,9 @@ def result_shape(kind: str, attrs: dict[str, object], operands: Sequence[Shape])
     if kind in ("mul_scalar", "rms_norm", *SAME_SHAPE_ACCUMULATORS):
         if kind == "rms_norm" and not operands[0]:
             raise ShapeError("rms_norm needs an operand of rank >= 1")
+        if kind == "rms_norm":
+            for what, affine in zip(("gain", "bias"), operands[1:], strict=False):
+                shapes.check_affine(operands[0], affine, what)
         if kind == "accum_rescale" and shapes.broadcast(operands[0], operands[1]) != operands[0]:
             raise ShapeError("the rescale scale must broadcast to the value's shape")
         return operands[0]

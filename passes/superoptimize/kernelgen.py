@@ -232,7 +232,7 @@ class SearchSpace:
             for s in vocab.scalars:
                 specs.append(("mul_scalar", (v,), {"scalar": s}))
             if vocab.rms_norm:
-                specs.append(("rms_norm", (v,), {}))
+                specs += [("rms_norm", (v,), dict(a)) for a in vocab.eps_variants("rms_norm")]
             for k in vocab.reductions:
                 for dim, extent in enumerate(node.types[v].shape):
                     partial = self.dim_types.is_partial(node.dims[v][dim])

@@ -158,11 +158,13 @@ def compute_layout(
         partial = a.partial | {(p, combine) for p in a.dims[dim]}
         return _check_single_use(Layout(tuple(dims), frozenset(partial)))
     if kind == "rms_norm":
-        ((a, _),) = operands
-        _no_partial(a)
+        a = layouts[0]
+        _no_partial(*layouts)  # x, and its gain and bias
         if a.dims[-1]:
             raise Meaningless("rms_norm of a tile that holds part of each row")
-        return a
+        if len(operands) == 1:
+            return a
+        return _check_single_use(Layout(tuple(_broadcast_dims(operands)), frozenset()))
     if kind == "concat":
         dim = attrs["dim"]
         assert isinstance(dim, int)

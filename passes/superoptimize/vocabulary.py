@@ -3,14 +3,15 @@
 The pruner would reject an op whose abstract expression is no part of the program's (an
 exp where the program has none); leaving such kinds out of the generator saves asking.
 Kept besides the program's own kinds: what computes them across a loop (rms_norm:
-accum_rms_last and a division after the loop; a sum over a dim: accum_sum_last).
+accum_rms_last and a division after the loop, a multiplication by its gain and an addition
+of its bias; a sum over a dim: accum_sum_last), and the norms' epsilons.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mirage.dialects.opkinds import BINARY_KINDS, UNARY_KINDS
+from mirage.dialects.opkinds import BINARY_KINDS, EPS_KINDS, UNARY_KINDS
 from mirage.dialects.ugraph.graph import Graph
 
 _UNARY = frozenset(k.name for k in UNARY_KINDS)
@@ -30,16 +31,33 @@ class Vocabulary:
     reduce_sizes: tuple[int, ...]
     """Sizes a kernel-level reduction may reduce to (1 and the extents of the program's
     tensors); block-level reductions reduce to 1."""
+    norm_eps: tuple[float, ...] = ()
+    """The program's norm epsilons (other than 0): rms_norm, accum_mean_last and
+    accum_rms_last are offered with each."""
+
+    def eps_variants(self, kind: str) -> list[tuple[tuple[str, object], ...]]:
+        """The attrs `kind` is offered with: no eps, and each of the program's."""
+        plain: list[tuple[tuple[str, object], ...]] = [()]
+        if kind not in EPS_KINDS:
+            return plain
+        return plain + [(("eps", e),) for e in self.norm_eps]
 
 
 def vocabulary_of(program: Graph) -> Vocabulary:
     kinds: set[str] = set()
     scalars: set[float] = set()
     sizes: set[int] = {1}
+    epsilons: set[float] = set()
 
     def visit(graph: Graph) -> None:
         for op in graph.ops:
             kinds.add(op.kind)
+            if op.kind in EPS_KINDS and op.eps:
+                epsilons.add(op.eps)
+            if op.kind == "rms_norm" and len(op.operands) > 1:
+                kinds.add("mul")  # the gain, applied in the loop or after it
+            if op.kind == "rms_norm" and len(op.operands) > 2:
+                kinds.add("add")
             if op.kind == "mul_scalar":
                 scalars.add(op.float_attr("scalar"))
             for t in op.results:
@@ -73,4 +91,5 @@ def vocabulary_of(program: Graph) -> Vocabulary:
         scalars=tuple(sorted(scalars)),
         accumulators=tuple(accumulators),
         reduce_sizes=tuple(sorted(sizes)),
+        norm_eps=tuple(sorted(epsilons)),
     )
