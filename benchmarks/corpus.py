@@ -147,11 +147,11 @@ def relative_error(graph: Any, inputs: Sequence[Any], want: Sequence[Any]) -> fl
 def measure(blocks: Any, entry: dict[str, Any], name: str, args: argparse.Namespace) -> Row:
     from mirage.dialects.ugraph.from_ir import graph_from_func
     from mirage.passes.superoptimize.cost import program_cost
-    from mirage.passes.superoptimize.target import TARGETS
+    from mirage.passes.superoptimize.module_pass import SEARCH_TARGETS
 
     size = args.size
     row = Row(name, size, int(entry["expert"]))
-    target = TARGETS[args.target]
+    target = SEARCH_TARGETS[args.target]
     try:
         func = import_program(CORPUS / entry[size]["file"], name)
         before = graph_from_func(func)

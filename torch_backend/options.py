@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from mirage.passes.superoptimize.target import TARGETS
+from mirage.passes.superoptimize.module_pass import SEARCH_TARGETS
 
 
 class OptionError(ValueError):
@@ -56,9 +56,10 @@ class BackendOptions:
     arrives here too; it cannot be given together with `options`)."""
 
     def __post_init__(self) -> None:
-        if self.target not in TARGETS:
+        if self.target not in SEARCH_TARGETS:
             raise OptionError(
-                f"option target: must be one of {', '.join(sorted(TARGETS))}, got {self.target!r}"
+                "option target: must be one of "
+                f"{', '.join(sorted(SEARCH_TARGETS))}, got {self.target!r}"
             )
         for name, value, least in (
             ("time_budget", self.time_budget, 0),

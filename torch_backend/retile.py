@@ -14,11 +14,11 @@ from __future__ import annotations
 import hashlib
 import json
 
+from mirage.dialects.hardware import Target
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.infer import result_shape
 from mirage.passes.superoptimize.parallelize import reparallelize
-from mirage.passes.superoptimize.target import Target
 
 
 def family_key(program: Graph) -> str:

@@ -22,9 +22,8 @@ from pathlib import Path
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.equivalence.verifier import Verifier, VerifierOptions
 from mirage.passes.superoptimize.cost import program_cost
-from mirage.passes.superoptimize.module_pass import SuperoptimizePass
+from mirage.passes.superoptimize.module_pass import SEARCH_TARGETS, SuperoptimizePass
 from mirage.passes.superoptimize.results_cache import CachedEntry, ResultsCache, cache_key
-from mirage.passes.superoptimize.target import TARGETS
 from mirage.torch.options import BackendOptions
 from mirage.torch.retile import family_key, retile
 
@@ -61,7 +60,7 @@ class Searcher:
             seed=options.seed,
             cache=options.cache,
         )
-        self.target = TARGETS[options.target]
+        self.target = SEARCH_TARGETS[options.target]
         self.results = ResultsCache(options.cache) if options.cache else None
         self.families_dir = Path(options.cache) / "torch" / "families" if options.cache else None
         self._members: dict[str, list[Graph | None]] = {}

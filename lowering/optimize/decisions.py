@@ -94,10 +94,11 @@ class TileAttr(ParametrizedAttribute):
     stages: IntAttr
     finalize: StringAttr
     factor: FloatData
+    eps: FloatData
 
     @staticmethod
     def of(tile: Tile) -> TileAttr:
-        kind, factor = tile.finalize
+        kind, factor, eps = tile.finalize
         return TileAttr(
             _ints(tile.shape),
             StringAttr(tile.dtype),
@@ -107,6 +108,7 @@ class TileAttr(ParametrizedAttribute):
             IntAttr(tile.stages),
             StringAttr(kind),
             FloatData(factor),
+            FloatData(eps),
         )
 
     def tile(self) -> Tile:
@@ -116,7 +118,7 @@ class TileAttr(ParametrizedAttribute):
             self.pitch.data,
             planes=self.planes.data,
             stages=self.stages.data,
-            finalize=(self.finalize.data, self.factor.data),
+            finalize=(self.finalize.data, self.factor.data, self.eps.data),
             offset=self.offset.data,
         )
 
@@ -137,6 +139,8 @@ class TileAttr(ParametrizedAttribute):
             text += f", stages {self.stages.data}"
         if self.finalize.data:
             text += f", {self.finalize.data} {_float_text(self.factor.data)}"
+            if self.eps.data:
+                text += f", eps {_float_text(self.eps.data)}"
         printer.print_string(f"<{text}>")
 
     @classmethod
@@ -144,11 +148,13 @@ class TileAttr(ParametrizedAttribute):
         parser.parse_punctuation("<")
         dims, element = parser.parse_ranked_shape()
         fields = {"offset": -1, "pitch": dims[-1] if dims else 1, "planes": 1, "stages": 1}
-        finalize, factor = "", 1.0
+        finalize, factor, eps = "", 1.0, 0.0
         while parser.parse_optional_punctuation(",") is not None:
             key = parser.parse_identifier()
             if key in FINALIZE[1:]:
                 finalize, factor = key, parser.parse_float()
+            elif key == "eps":
+                eps = parser.parse_float()
             elif key in fields:
                 fields[key] = parser.parse_integer()
             else:
@@ -163,6 +169,7 @@ class TileAttr(ParametrizedAttribute):
             IntAttr(fields["stages"]),
             StringAttr(finalize),
             FloatData(factor),
+            FloatData(eps),
         ]
 
 

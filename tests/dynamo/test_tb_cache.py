@@ -19,9 +19,9 @@ pytest.importorskip("torch_mlir")
 
 from dynamo.tb_helpers import NormLinear, compiled, rand  # noqa: E402
 
+from mirage.dialects.hardware import SM_90  # noqa: E402
 from mirage.dialects.ugraph.from_ir import graph_from_func  # noqa: E402
 from mirage.passes.equivalence.verifier import Verifier  # noqa: E402
-from mirage.passes.superoptimize.target import TARGETS  # noqa: E402
 from mirage.torch.retile import family_key, retile  # noqa: E402
 
 HERE = Path(__file__).parent
@@ -123,7 +123,7 @@ def test_a_found_benchmark_ugraph_retiles_to_other_batches() -> None:
     new = _program("ntrans", ((32, 4096),) * 3)
     assert family_key(new) == family_key(program)
     began = time.time()
-    tiled = retile(ugraph, new, TARGETS["sm_90"])
+    tiled = retile(ugraph, new, SM_90)
     assert tiled is not None
     assert Verifier(new).verify(tiled).equivalent
     assert time.time() - began < 5.0
@@ -134,9 +134,9 @@ def test_a_structure_that_does_not_fit_is_refused() -> None:
     _, ugraph = _found("ntrans_b1")
     other_rank = _program("ntrans", ((2, 4, 4096),) * 3)
     assert family_key(other_rank) != family_key(_found("ntrans_b1")[0])
-    assert retile(ugraph, other_rank, TARGETS["sm_90"]) is None
+    assert retile(ugraph, other_rank, SM_90) is None
     # The loop walks the reduction dim in tiles of 16..512 elements: a prime extent has none.
     _, walks = _found("rmsnorm_linear_b1")
     prime = _program("rmsnorm_linear", ((2, 4093), (4093, 6144)))
-    assert retile(walks, prime, TARGETS["sm_90"]) is None
-    assert retile(walks, _program("rmsnorm_linear", ((2, 4096), (4096, 512))), TARGETS["sm_90"])
+    assert retile(walks, prime, SM_90) is None
+    assert retile(walks, _program("rmsnorm_linear", ((2, 4096), (4096, 512))), SM_90)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mirage.lowering.ptx.assemble import find_ptxas, resource_report
 from mirage.lowering.ptx.compile import compile_function
+from mirage.lowering.runtime.ptxas import find_ptxas, resource_report
 from tests.conftest import get_func, parse_module
 
 DATA = Path(__file__).parent / "data"

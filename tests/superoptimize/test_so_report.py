@@ -17,10 +17,10 @@ from xdsl.utils.exceptions import PassFailedException
 from conftest import parse_module
 from mirage.dialects.hardware import SM_90
 from mirage.passes.equivalence.verifier import Verifier
+from mirage.passes.pictures.report_page import page
 from mirage.passes.superoptimize.module_pass import PrunerFactory, SuperoptimizePass
 from mirage.passes.superoptimize.search import Search, SearchOptions
 from mirage.passes.superoptimize.search_record import REASONS, SearchRecord
-from mirage.passes.pictures.report_page import page
 from mirage.tools.registry import make_context
 
 SOFTMAX = """

@@ -6,11 +6,11 @@ from __future__ import annotations
 from xdsl.dialects.func import FuncOp
 
 from conftest import parse_module
+from mirage.dialects.hardware import SM_90
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.lowering.ptx.compile import compile_function
 from mirage.passes.superoptimize.cost import op_cost, program_cost
-from mirage.passes.superoptimize.target import SM_90
 
 WITH = """
 func.func @f(%x: tensor<8x64xf32>, %g: tensor<64xf32>) -> tensor<8x64xf32> {

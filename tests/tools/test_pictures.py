@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, parse_module
-from mirage.tools import draw
 from mirage.passes.pictures.dot import fuse_expressions
 from mirage.passes.pictures.render import RenderError, render
+from mirage.tools import draw
 
 ROOT = Path(__file__).resolve().parents[2]
 DRAWN = [
