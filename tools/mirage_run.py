@@ -16,7 +16,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -86,12 +86,16 @@ def read_inputs(paths: Sequence[str], graph: Graph) -> list[NDArray[Any]]:
     arrays: list[NDArray[Any]] = []
     for i, (path, ty) in enumerate(zip(paths, graph.args, strict=True)):
         try:
-            array = np.load(path, allow_pickle=False)
+            loaded: object = np.load(path, allow_pickle=False)
         except FileNotFoundError:
             raise ToolError(f"{path}: error: no such file") from None
         except (OSError, ValueError) as e:
             raise ToolError(f"{path}: error: not a readable .npy file ({e})") from None
-        if not isinstance(array, np.ndarray) or not np.issubdtype(array.dtype, np.number):
+        # a .npz loads as an archive, not an array
+        if not isinstance(loaded, np.ndarray):
+            raise ToolError(f"{path}: error: input {i} must be a numeric array")
+        array = cast(NDArray[Any], loaded)
+        if not np.issubdtype(array.dtype, np.number):
             raise ToolError(f"{path}: error: input {i} must be a numeric array")
         if tuple(array.shape) != ty.shape:
             shape = "x".join(map(str, array.shape)) or "scalar"

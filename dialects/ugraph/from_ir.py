@@ -89,5 +89,5 @@ def block_graph(entry: Block) -> Graph:
     assert loop_term is not None
     in_loop = [o for o in loop.body.block.ops if o is not loop_term]
     after = [o for o in entry.ops if o is not loop and o is not term]
-    aliases = dict(zip(loop.results, loop_term.operands, strict=True))
+    aliases: dict[SSAValue, SSAValue] = dict(zip(loop.results, loop_term.operands, strict=True))
     return _graph(list(entry.args), in_loop + after, list(term.operands), len(in_loop), aliases)

@@ -10,6 +10,7 @@ arguments, or one value twice, gets a copy kernel for it (each output is its own
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from xdsl.context import Context
@@ -19,7 +20,7 @@ from xdsl.passes import ModulePass
 
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
 from mirage.dialects.shapes import REPLICATE, saved_shape, tile_shape
-from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
+from mirage.dialects.ugraph.graph import AttrValue, Graph, Op, TensorType, make_op
 
 TILE_ELEMENTS = 4096
 THREADS = 128
@@ -75,15 +76,8 @@ class _Body:
         self.ops: list[Op] = []
         self.types = list(args)
 
-    def add(
-        self,
-        kind: str,
-        operands: list[int],
-        result: TensorType,
-        body: Graph | None = None,
-        **attrs: object,
-    ) -> int:
-        self.ops.append(make_op(kind, operands, [result], body, **attrs))  # type: ignore[arg-type]
+    def add(self, kind: str, operands: list[int], result: TensorType, **attrs: AttrValue) -> int:
+        self.ops.append(make_op(kind, operands, [result], None, **attrs))
         self.types.append(result)
         return len(self.types) - 1
 
@@ -106,7 +100,7 @@ def _graph_op(
     result: TensorType,
     grid: tuple[int, int, int],
     loops: int,
-    build: callable,  # type: ignore[valid-type]
+    build: Callable[[_Body], Graph],
 ) -> Op:
     body = _Body(arg_types)
     graph = build(body)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects import arith, func, gpu
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from mirage.dialects.ugraph.convert import type_from_ir
 from mirage.lowering.ptx.emit import check_arch, lowered, ptx_from_llvm_ir
@@ -38,9 +40,10 @@ def launches_of(
     ):
         raise CompileError(f"@{host.sym_name.data} is not a lowered function (no mirage.buffers)")
     buffers: list[BufferSpec] = []
-    for t in types.data:
-        assert isinstance(t, TensorType)
+    entries = cast(ArrayAttr[Attribute], types)
+    for t in entries.data:
         m = type_from_ir(t)
+        assert isinstance(t, TensorType)
         buffers.append(BufferSpec(m.shape, m.dtype))
     args = list(host.body.block.args)
     launches: list[KernelLaunch] = []

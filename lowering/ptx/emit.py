@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from typing import Any
 
@@ -52,23 +51,29 @@ def llvm_ir(module: ModuleOp, arch: str = "sm_90a", bulk_copy: bool | None = Non
     return str(to_llvmlite(lowered(module, check_arch(arch), bulk_copy)))
 
 
-@cache
-def _target_machine(arch: str) -> Any:
-    import llvmlite.binding as llvm
+def _llvm() -> Any:
+    """llvmlite's binding to LLVM, loaded when PTX is first asked for (it has no stubs)."""
+    import llvmlite.binding as llvm  # pyright: ignore[reportMissingTypeStubs]
 
+    return llvm
+
+
+@cache
+def _target_machine(arch: str, short_ptr: bool) -> Any:
+    llvm = _llvm()
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
-    # 32-bit shared-memory pointers, as CUDA uses: no 64-bit address arithmetic for tiles
-    if os.environ.get("MIRAGE_NVPTX_SHORT_PTR", "1") != "0":
-        llvm.set_option("", "--nvptx-short-ptr")
+    # read when the target machine is made, so each (arch, short_ptr) gets its own
+    llvm.set_option("", f"--nvptx-short-ptr={'true' if short_ptr else 'false'}")
     target = llvm.Target.from_triple("nvptx64-nvidia-cuda")
     return target.create_target_machine(cpu=arch, features=PTX_FEATURES, opt=3)
 
 
-def ptx_from_llvm_ir(text: str, arch: str) -> str:
-    import llvmlite.binding as llvm
-
-    tm = _target_machine(check_arch(arch))
+def ptx_from_llvm_ir(text: str, arch: str, short_ptr: bool = True) -> str:
+    """PTX for LLVM IR `text`. `short_ptr`: 32-bit shared-memory pointers, as CUDA uses (no
+    64-bit address arithmetic for tiles)."""
+    llvm = _llvm()
+    tm = _target_machine(check_arch(arch), short_ptr)
     mod = llvm.parse_assembly(text)
     mod.data_layout = str(tm.target_data)
     mod.verify()
@@ -78,7 +83,9 @@ def ptx_from_llvm_ir(text: str, arch: str) -> str:
     return tm.emit_assembly(mod)
 
 
-def ptx(module: ModuleOp, arch: str = "sm_90a", bulk_copy: bool | None = None) -> str:
+def ptx(
+    module: ModuleOp, arch: str = "sm_90a", bulk_copy: bool | None = None, short_ptr: bool = True
+) -> str:
     """PTX text for every kernel of `module` (kernel-dialect functions are lowered first)."""
     mod = lowered(module, check_arch(arch), bulk_copy)
-    return ptx_from_llvm_ir(str(to_llvmlite(mod)), arch)
+    return ptx_from_llvm_ir(str(to_llvmlite(mod)), arch, short_ptr)

@@ -36,9 +36,11 @@ class PTXTarget(Target):
     name = "ptx"
     arch: str = "sm_90a"
     bulk_copy: bool | None = None
+    short_ptr: bool = True
+    """32-bit shared-memory pointers (LLVM's --nvptx-short-ptr), as CUDA's own code uses."""
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(ptx(module, check_arch(self.arch), self.bulk_copy))
+        output.write(ptx(module, check_arch(self.arch), self.bulk_copy, self.short_ptr))
 
 
 @dataclass(frozen=True)

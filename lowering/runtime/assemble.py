@@ -16,6 +16,7 @@ The cache directory is $MIRAGE_CACHE_DIR, else $XDG_CACHE_HOME/mirage/modules, e
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import subprocess
 import tempfile
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from mirage.lowering.runtime.errors import AssembleError
 from mirage.lowering.runtime.ptxas import find_ptxas, run_ptxas
@@ -46,9 +48,13 @@ class Assembler:
     """(ptx, arch) -> cubin; raises AssembleError with the assembler's first error."""
 
 
-def _nvjitlink_assemble(ptx: str, arch: str) -> bytes:
-    from cuda.bindings import nvjitlink  # pyright: ignore[reportMissingTypeStubs]
+def _nvjitlink() -> Any:
+    """cuda-python's nvJitLink binding (no stubs), imported on first use: it may be absent."""
+    return importlib.import_module("cuda.bindings.nvjitlink")
 
+
+def _nvjitlink_assemble(ptx: str, arch: str) -> bytes:
+    nvjitlink = _nvjitlink()
     options = [f"-arch={arch}", "-O3"]
     handle = nvjitlink.create(len(options), options)
     try:
@@ -96,9 +102,7 @@ def find_assembler() -> Assembler | None:
     """nvJitLink if its library loads, else ptxas if one is found, else None."""
     if os.environ.get("MIRAGE_ASSEMBLER", "") != "ptxas":
         try:
-            from cuda.bindings import nvjitlink  # pyright: ignore[reportMissingTypeStubs]
-
-            major, minor = nvjitlink.version()
+            major, minor = _nvjitlink().version()
             return Assembler(f"nvJitLink {major}.{minor}", _nvjitlink_assemble)
         except Exception:  # no cuda-python, or libnvJitLink not found
             pass

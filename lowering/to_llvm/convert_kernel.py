@@ -110,7 +110,7 @@ def lower_function(f: func.FuncOp, arch: str, bulk_copy: bool | None = None) -> 
             raise LoweringError(f"@{name}, kernel {index}: {e}") from None
         kernel = KernelEmitter(plan, kernel_name, block, op.results).emit()
         lowered.kernels.append(kernel)
-        args = [entry.args[buffer_of[o]] for o in op.operands]
+        args: list[SSAValue] = [entry.args[buffer_of[o]] for o in op.operands]
         args += [entry.args[buffer_of[r]] for r in results]
         _launch(entry, kernel_name, grid, block, plan.smem_bytes, args)
     entry.add_op(func.ReturnOp())

@@ -422,7 +422,7 @@ class SearchSpace:
             node.terms + move.terms,
             tuple(matched),
             move.key,
-            node.deferred | ({len(node.ops)} if move.deferred else set()),
+            node.deferred | (frozenset({len(node.ops)}) if move.deferred else frozenset[int]()),
             node.seconds + seconds,
             node.deps + (self._deps_of(node, op.operands),) * len(op.results),
         )

@@ -91,7 +91,8 @@ def patterns(body: Graph) -> list[Pattern]:
             i = pending[0]
             rank = len(body.ops[i].results[0].shape)
             for imap, used in _imaps(rank, grid_used):
-                for fdim in [-1, *([] if no_loop else range(rank))]:
+                fdims: list[int] = [-1] if no_loop else [-1, *range(rank)]
+                for fdim in fdims:
                     if fdim >= 0 and body.ops[i].results[0].shape[fdim] < 2:
                         continue
                     lay = input_layout(rank, imap, fdim)
