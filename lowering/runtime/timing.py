@@ -210,6 +210,7 @@ def time_program(
 
 def measure_copy_bandwidth(nbytes: int = 1 << 30, samples: int = 10) -> float:
     """Device-to-device copy bandwidth in bytes/s, counting bytes read plus bytes written."""
+    driver.get_device()  # the first call of a process may come before any context is current
     src, dst = driver.DeviceBuffer(nbytes), driver.DeviceBuffer(nbytes)
     stream = driver.Stream()
     driver.memset(src.ptr, 0x3C00, 2, nbytes, stream.handle)  # ones, not zeros
