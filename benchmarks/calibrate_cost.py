@@ -11,7 +11,7 @@ each estimated by `passes/superoptimize/cost.py` and timed on the GPU.
 `--per-structure` of them spread evenly over the model's ranking (the cheapest and the
 most expensive included), and lowers each as a program of one kernel (DIR/NAME.json, with
 the model's estimate and the kernel's figures in DIR/NAME.meta.json). `--time` times each
-by the DESIGN §8 method and prints model and measured µs side by side, with the rank
+by the method of docs/MEASURING.md and prints model and measured µs side by side, with the rank
 correlation per structure. `--compare` re-estimates every timed tiling with the current
 cost model (the tilings are found again by structure, grid, block and loop range) and prints,
 per structure, the measured time of the model's pick against the best measured tiling, and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The runtime's GPU checks and the harness's validation against DESIGN §8, in one go, on a
+# The runtime's GPU checks and the harness's validation against docs/MEASURING.md, in one go, on a
 # machine with a GPU, python3, cuda-python, numpy and torch, where this checkout need not be
 # installed. Wheels in .whl/ (xdsl and its pure-Python needs, for machines without network
 # access) are installed into a private folder first. Logs go to $LOGS (default /tmp).

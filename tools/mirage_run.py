@@ -199,7 +199,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     gpu.add_argument(
         "--check", action="store_true", help="compare GPU outputs with the float64 reference"
     )
-    gpu.add_argument("--time", action="store_true", help="time the GPU kernels (DESIGN §8 method)")
+    gpu.add_argument("--time", action="store_true", help="time the GPU kernels (docs/MEASURING.md)")
     args = parser.parse_args(argv)
 
     module = load_module(args.file)
