@@ -234,5 +234,6 @@ def _bad_option(cls: type, given: dict[str, Any]) -> str | None:
         except ValueError:
             shown = " ".join(str(v) for v in value) if value else "nothing"
             expected = getattr(hints[name], "__name__", str(hints[name]))
-            return f"option {kebab(name)}: expected {expected}, got {shown}"
+            hint = " (floats are written with a dot: 1.0e-6)" if expected == "float" else ""
+            return f"option {kebab(name)}: expected {expected}, got {shown}{hint}"
     return None

@@ -27,12 +27,22 @@ def check_arch(arch: str) -> str:
 
 def lowered(module: ModuleOp, arch: str) -> ModuleOp:
     """A copy of `module` with its kernel functions lowered and no nvvm ops left."""
+    from xdsl.dialects import gpu, llvm
+
     from mirage.lowering.to_llvm.convert_kernel import convert_module
     from mirage.lowering.to_llvm.convert_nvvm import lower_nvvm
 
     copy = module.clone()
     convert_module(copy, arch)
     lower_nvvm(copy)
+    kernels = (gpu.ModuleOp, llvm.FuncOp, llvm.GlobalOp)
+    if not any(isinstance(op, gpu.ModuleOp) for op in copy.ops) and not all(
+        isinstance(op, kernels) for op in copy.ops
+    ):
+        raise TargetError(
+            "the module has no kernel-dialect function to lower (linalg input: run "
+            "-p convert-linalg-to-kernel first)"
+        )
     return copy
 
 

@@ -47,7 +47,7 @@ class CubinTarget(Target):
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from xdsl.dialects.func import FuncOp
 
-        from mirage.lowering.ptx.compile import CompileError, compile_function
+        from mirage.lowering.ptx.compile import CompileError, compile_function, compile_lowered
 
         funcs = [op for op in module.ops if isinstance(op, FuncOp) and not op.is_declaration]
         chosen = [f for f in funcs if not self.function or f.sym_name.data == self.function]
@@ -57,4 +57,8 @@ class CubinTarget(Target):
                 "-t cubin builds one function; name it with cubin{function=NAME} "
                 f"(functions: {names})"
             )
-        output.write(compile_function(chosen[0], self.arch, assemble=True).to_json())
+        if "mirage.buffers" in chosen[0].attributes:  # lowered already (-p lower-to-llvm)
+            program = compile_lowered(module, chosen[0], self.arch, assemble=True)
+        else:
+            program = compile_function(chosen[0], self.arch, assemble=True)
+        output.write(program.to_json())
