@@ -7,6 +7,7 @@ where each op started, so verifier errors can name the op's line and column too.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import os
 import re
@@ -34,15 +35,31 @@ class LocatingParser(ResourceKeyParser):
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
         super().__init__(ctx, text, name)
+        self.text = text
         self.line_offset = line_offset
-        self.op_locations: dict[Operation, tuple[int, int]] = {}
+        self._op_starts: dict[Operation, int] = {}
+        self._op_locations: dict[Operation, tuple[int, int]] | None = None
 
     def parse_operation(self) -> Operation:
-        span = self._current_token.span  # pyright: ignore[reportPrivateUsage]
+        start = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
         op = super().parse_operation()
-        loc = span.get_location()
-        self.op_locations[op] = (loc.line + self.line_offset, loc.col)
+        # Only the offset here: a span's line number counts the newlines before it, which
+        # made parsing quadratic in the file's length.
+        self._op_starts[op] = start
         return op
+
+    @property
+    def op_locations(self) -> dict[Operation, tuple[int, int]]:
+        """Line and column (1-based) where each parsed op starts."""
+        if self._op_locations is None or len(self._op_locations) != len(self._op_starts):
+            newlines = [m.start() for m in re.finditer("\n", self.text)]
+            locations: dict[Operation, tuple[int, int]] = {}
+            for op, start in self._op_starts.items():
+                line = bisect.bisect_left(newlines, start)
+                line_start = newlines[line - 1] + 1 if line else 0
+                locations[op] = (line + 1 + self.line_offset, start - line_start + 1)
+            self._op_locations = locations
+        return self._op_locations
 
 
 @dataclass
@@ -129,6 +146,9 @@ def write_atomically(path: str, text: str) -> None:
     except OSError as e:
         raise ToolError(f"{path}: error: cannot write it ({e.strerror})") from None
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
         with os.fdopen(fd, "w") as f:
             f.write(text)
         os.replace(tmp, target)

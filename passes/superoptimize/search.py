@@ -323,7 +323,7 @@ class Search:
                 changed = True
             else:
                 parts.append((segment, sub))
-        if not changed:
+        if not changed or self.stop():
             return
         composed = compose(self.program, parts)
         for graph in (composed, inline_producers(composed)):
