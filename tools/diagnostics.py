@@ -12,6 +12,7 @@ import dataclasses
 import os
 import re
 import signal
+import struct
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -79,6 +80,27 @@ def parse_error_line(e: ParseError, line_offset: int = 0) -> str:
         # xDSL's messages at the end of the input do not say so (" in block definition").
         msg = f"unexpected end of input ({msg})" if msg else "unexpected end of input"
     return f"{loc.file}:{loc.line + line_offset}:{loc.col}: error: {msg}"
+
+
+def parse_checked(
+    ctx: Context, text: str, name: str, line_offset: int = 0, implicit_module: bool = True
+) -> tuple[ModuleOp, LocatingParser]:
+    """The module of `text` and its parser (for the ops' places), with every way the text
+    can fail to parse reported on one line with its place (xDSL lets a few escape as other
+    exceptions: an integer that does not fit its array's element type fails in
+    `struct.pack`)."""
+    parser: LocatingParser | None = None
+    try:
+        parser = LocatingParser(ctx, text, name, line_offset)  # lexes the first token
+        return parser.parse_module(implicit_module), parser
+    except ParseError as e:
+        raise ToolError(parse_error_line(e, line_offset)) from None
+    except (struct.error, OverflowError) as e:
+        where = name
+        if parser is not None:
+            loc = parser._current_token.span.get_location()  # pyright: ignore[reportPrivateUsage]
+            where = f"{loc.file}:{loc.line + line_offset}:{loc.col}"
+        raise ToolError(f"{where}: error: a value out of the range of its type ({e})") from None
 
 
 def _first_line(e: BaseException) -> str:

@@ -16,17 +16,16 @@ from io import StringIO
 from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from mirage.tools.diagnostics import (
-    LocatingParser,
     Terminated,
     ToolError,
     check_output_path,
     check_text,
     fail,
-    parse_error_line,
+    parse_checked,
     pipeline_error,
     sigterm_raises,
     spec_error,
@@ -83,11 +82,9 @@ class MirageOptMain(xDSLOptMain):
         except UnicodeDecodeError as e:
             raise ToolError(f"{name}: error: input is not UTF-8 text ({e.reason})") from None
         check_text(text, name, start_offset)
-        parser = LocatingParser(self.ctx, text, name, start_offset)
-        try:
-            module = parser.parse_module(not self.args.no_implicit_module)
-        except ParseError as e:
-            raise ToolError(parse_error_line(e, start_offset)) from None
+        module, parser = parse_checked(
+            self.ctx, text, name, start_offset, not self.args.no_implicit_module
+        )
         if not self.args.disable_verify:
             verify_module(module, parser.op_locations, name)
         self._locations = parser.op_locations

@@ -22,7 +22,6 @@ import numpy as np
 from numpy.typing import NDArray
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
-from xdsl.utils.exceptions import ParseError
 
 from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.semantics.evaluate import EvaluationError
@@ -31,12 +30,11 @@ from mirage.dialects.ugraph.from_ir import UnsupportedOpError, graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.linalg.constants import resolve_wrapper
 from mirage.tools.diagnostics import (
-    LocatingParser,
     Terminated,
     ToolError,
     check_text,
     fail,
-    parse_error_line,
+    parse_checked,
     sigterm_raises,
     verify_module,
 )
@@ -56,11 +54,7 @@ def load_module(path: str) -> ModuleOp:
     except (OSError, UnicodeDecodeError) as e:
         raise ToolError(f"{path}: error: cannot read: {e}") from None
     check_text(text, path)
-    parser = LocatingParser(make_context(), text, path)
-    try:
-        module = parser.parse_module()
-    except ParseError as e:
-        raise ToolError(parse_error_line(e)) from None
+    module, parser = parse_checked(make_context(), text, path)
     verify_module(module, parser.op_locations, path)
     return module
 
@@ -105,6 +99,14 @@ def read_inputs(paths: Sequence[str], graph: Graph, cast: bool = False) -> list[
             raise ToolError(f"{path}: error: not a readable .npy file ({e})") from None
         if not isinstance(array, np.ndarray) or not np.issubdtype(array.dtype, np.number):
             raise ToolError(f"{path}: error: input {i} must be a numeric array")
+        if tuple(array.shape) != ty.shape:
+            shape = "x".join(map(str, array.shape)) or "scalar"
+            raise ToolError(
+                f"{path}: error: input {i} has shape {shape}, the function expects {ty}"
+            )
+        arrays.append(array)
+    # Shapes first: a wrong file is a worse mistake than a wrong dtype.
+    for i, (path, array, ty) in enumerate(zip(paths, arrays, graph.args, strict=True)):
         if np.issubdtype(array.dtype, np.complexfloating):
             raise ToolError(f"{path}: error: input {i} is complex; the function takes {ty}")
         if not cast and not _lossless(array.dtype, ty.dtype):
@@ -112,13 +114,7 @@ def read_inputs(paths: Sequence[str], graph: Graph, cast: bool = False) -> list[
                 f"{path}: error: input {i} is {array.dtype}, the function takes {ty.dtype}: "
                 "converting would round it (--cast allows that)"
             )
-        if tuple(array.shape) != ty.shape:
-            shape = "x".join(map(str, array.shape)) or "scalar"
-            raise ToolError(
-                f"{path}: error: input {i} has shape {shape}, the function expects {ty}"
-            )
-        arrays.append(array.astype(np.float64))
-    return arrays
+    return [a.astype(np.float64) for a in arrays]
 
 
 def check_output(path: str) -> None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import cast
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 
 class FootprintError(ValueError):
@@ -61,11 +62,12 @@ def check_footprint(
     at `bytes_per_element` (the element size of `purpose`'s arrays) exceed `memory`
     (default: the memory available now)."""
     total = 0
-    largest: tuple[int, str, TensorType] | None = None
+    largest: tuple[int, str, str] | None = None
     for index, value in enumerate(_values(func)):
-        ty = value.type
-        if not isinstance(ty, TensorType):
+        attr: Attribute = value.type
+        if not isinstance(attr, TensorType):
             continue
+        ty = cast(TensorType[Attribute], attr)
         shape = ty.get_shape()
         if any(d < 0 for d in shape):
             raise FootprintError(
@@ -78,7 +80,7 @@ def check_footprint(
         size = elements * bytes_per_element
         total += size
         if largest is None or size > largest[0]:
-            largest = (size, _name(value, index), ty)
+            largest = (size, _name(value, index), str(ty))
     limit = available_memory() if memory is None else memory
     if largest is not None and total > limit:
         size, name, ty = largest

@@ -15,7 +15,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
@@ -103,14 +103,21 @@ def _entry(data: object) -> CachedEntry:
 
     if not isinstance(data, dict):
         raise TypeError("not an object")
+    data = cast(dict[str, Any], data)
     functions, seconds, measured = data["functions"], data["seconds"], data["measured"]
     if not (isinstance(functions, list) and isinstance(seconds, list)):
         raise TypeError("functions and seconds must be lists")
-    if not isinstance(measured, list) or not len(functions) == len(seconds) == len(measured):
-        raise TypeError("functions, seconds and measured must be lists of one length")
+    if not isinstance(measured, list):
+        raise TypeError("measured must be a list")
+    functions = cast(list[object], functions)
+    seconds = cast(list[object], seconds)
+    measured = cast(list[object], measured)
+    if not len(functions) == len(seconds) == len(measured):
+        raise TypeError("functions, seconds and measured must be of one length")
     stats = data["stats"]
     if not isinstance(stats, dict):
         raise TypeError("stats must be an object")
+    stats = cast(dict[str, Any], stats)
     ctx = make_context()
     graphs: list[Graph] = []
     for text in functions:

@@ -290,3 +290,18 @@ def test_workers_beyond_the_cpus_are_bounded(tmp_path: Path) -> None:
     result = opt(path, "-p", "superoptimize{time-budget=0 workers=1000}")
     assert result.status == 0, result.err
     assert "workers=1000" in result.err and "CPUs here, using" in result.err
+
+
+def test_an_integer_too_large_for_its_array_is_one_line(tmp_path: Path) -> None:
+    text = (FIXTURES / "rmsnorm_linear_small.mlir").read_text()
+    path = write(
+        tmp_path, "grid.mlir", text.replace("grid [4, 1, 1]", "grid [99999999999999999999, 1, 1]")
+    )
+    one_error(opt(path), f"{path}:15:", "out of the range of its type")
+    one_error(run(path, "--function", "ugraph"), "out of the range of its type")
+
+
+def test_a_first_token_that_does_not_lex_is_one_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "q.mlir", "'x\n")
+    one_error(opt(path), f"{path}:1:1: error: Unexpected character")
+    one_error(run(path, "--function", "f"), f"{path}:1:1: error:")
