@@ -124,6 +124,7 @@ def test_dynamic_shapes_are_refused_by_name(tmp_path: Path) -> None:
     one_error(opt(path, "-p", "superoptimize{time-budget=5}"), "dynamic shape")
 
 
+@pytest.mark.slow
 def test_a_long_program_is_searched_within_its_budget(tmp_path: Path) -> None:
     """12,000 ops: nothing recursive or quadratic in the program's length."""
     import time
