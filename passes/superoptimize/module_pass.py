@@ -10,6 +10,10 @@ graph-defined op, input iterators and output savers included), `workers` (proces
 `target` (sm_80 or sm_90), `seed` (random tests and fingerprints), `cache` (a directory for
 search results and pruning answers; empty: none), `profile` (rank the best candidates by
 time measured on the GPU), `keep` (verified candidates kept and ranked).
+
+A cached μGraph is verified against the function before it replaces it: the cache is a
+shortcut, never trusted. The first Ctrl-C stops the search of every function and keeps the
+best μGraph verified so far (`interrupt.py`).
 """
 
 from __future__ import annotations

@@ -74,18 +74,31 @@ _local = threading.local()
 side in one process, and an explorer (its pruner's z3 context above all) serves one thread."""
 
 
-def _die_with(parent: int) -> None:
-    """End this worker when `parent` ends, however it ends (SIGKILL included): a worker
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _die_with(main: int) -> None:
+    """End this worker when its parent ends, however it ends (SIGKILL included): a worker
     holds gigabytes that nothing else would free. Linux does it in the kernel
-    (PR_SET_PDEATHSIG); a thread watching the parent pid covers other systems and a parent
-    that died before the request was made."""
+    (PR_SET_PDEATHSIG, which follows the thread that started the worker: the searching
+    thread, which outlives its pool); a thread watching the parent pid covers other
+    systems. The parent is the search's process `main` under fork, a fork server under
+    other start methods (which ends with `main`); a `main` already gone ends it at once."""
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):
             pass
-    if os.getppid() != parent:
+    parent = os.getppid()
+    if not _alive(main):
         os._exit(1)
 
     def watch() -> None:
@@ -96,7 +109,7 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
 
 
-def _init_worker(channel: Channel | None, parent: int) -> None:
+def _init_worker(channel: Channel | None, main: int) -> None:
     global _channel
     _channel = channel
     # Ctrl-C reaches the whole process group: the search stops its workers through the
@@ -105,7 +118,7 @@ def _init_worker(channel: Channel | None, parent: int) -> None:
     # A handler inherited from the parent (the tools turn SIGTERM into an exception) would
     # let a worker catch its own termination and go on.
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _die_with(parent)
+    _die_with(main)
 
 
 def explorer_for(job_id: str, job: Job) -> Explorer:
