@@ -71,7 +71,26 @@ def compile_function(
     check_arch(arch)
     module = ModuleOp([function.clone()])
     low = lowered(module, arch, bulk_copy)
-    hosts = [op for op in low.ops if isinstance(op, func.FuncOp)]
+    return _build(low, function, arch, assemble)
+
+
+def compile_lowered(
+    module: ModuleOp, host: func.FuncOp, arch: str = "sm_90a", assemble: bool = False
+) -> CompiledProgram:
+    """Build `host`, a function that `lower-to-llvm` already lowered in `module` (its
+    kernels are in the module's gpu.module)."""
+    check_arch(arch)
+    return _build(lowered(module, arch), host, arch, assemble, host.sym_name.data)
+
+
+def _build(
+    low: ModuleOp, function: func.FuncOp, arch: str, assemble: bool, name: str | None = None
+) -> CompiledProgram:
+    hosts = [
+        op
+        for op in low.ops
+        if isinstance(op, func.FuncOp) and (name is None or op.sym_name.data == name)
+    ]
     if len(hosts) != 1:
         raise CompileError(f"@{function.sym_name.data}: expected one lowered function")
     buffers, n_in, n_out, launches = launches_of(hosts[0])

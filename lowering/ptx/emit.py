@@ -6,6 +6,7 @@ from functools import cache
 from typing import Any
 
 from xdsl.context import Context
+from xdsl.dialects import gpu, llvm
 from xdsl.dialects.builtin import ModuleOp
 
 from mirage.dialects.hardware import ArchError, target_for
@@ -43,6 +44,14 @@ def lowered(module: ModuleOp, arch: str, bulk_copy: bool | None = None) -> Modul
     PlanUgraph(arch, bulk_copy).apply(Context(), copy)
     convert_module(copy, arch, bulk_copy)
     lower_nvvm(copy)
+    kernels = (gpu.ModuleOp, llvm.FuncOp, llvm.GlobalOp)
+    if not any(isinstance(op, gpu.ModuleOp) for op in copy.ops) and not all(
+        isinstance(op, kernels) for op in copy.ops
+    ):
+        raise TargetError(
+            "the module has no kernel-dialect function to lower (linalg input: run "
+            "-p convert-linalg-to-kernel first)"
+        )
     return copy
 
 

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.utils.target import Target
 
-from mirage.lowering.ptx.compile import CompileError, compile_function
+from mirage.lowering.ptx.compile import CompileError, compile_function, compile_lowered
 from mirage.lowering.ptx.emit import check_arch, llvm_ir, ptx
 
 
@@ -61,8 +61,10 @@ class CubinTarget(Target):
                 "-t cubin builds one function; name it with cubin{function=NAME} "
                 f"(functions: {names})"
             )
-        output.write(
-            compile_function(
+        if "mirage.buffers" in chosen[0].attributes:  # lowered already (-p lower-to-llvm)
+            program = compile_lowered(module, chosen[0], self.arch, assemble=True)
+        else:
+            program = compile_function(
                 chosen[0], self.arch, assemble=True, bulk_copy=self.bulk_copy
-            ).to_json()
-        )
+            )
+        output.write(program.to_json())

@@ -3,6 +3,7 @@ equivalent by random tests over finite fields, or fails with a counterexample.""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -11,6 +12,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from mirage.dialects.ugraph.footprint import check_footprint
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.equivalence.stability import StabilityOptions
@@ -32,8 +34,25 @@ class CheckEquivalencePass(ModulePass):
     """Also reject numerically unstable rewrites (float32 drift beyond the dtype bound)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not 0.0 < self.error_bound < 1.0:
+            raise PassFailedException(
+                f"{self.name}: error-bound must be between 0 and 1 (exclusive), "
+                f"got {self.error_bound}"
+            )
+        if self.seed < 0:
+            raise PassFailedException(f"{self.name}: seed must be at least 0, got {self.seed}")
         reference = self._graph(op, self.reference)
         candidate = self._graph(op, self.candidate)
+        ref_types = [t.dtype for t in (*reference.args, *reference.output_types)]
+        cand_types = [t.dtype for t in (*candidate.args, *candidate.output_types)]
+        if ref_types != cand_types:
+            # Equivalence over a finite field says nothing of precision: the two compute
+            # the same function with other roundings, which the user should know.
+            sys.stderr.write(
+                f"remark: {self.name}: @{self.candidate} and @{self.reference} differ in "
+                f"element types ({_signature(candidate)} vs {_signature(reference)}); "
+                "they are compared as exact functions\n"
+            )
         options = VerifierOptions(
             seed=self.seed,
             error_bound=self.error_bound,
@@ -52,8 +71,19 @@ class CheckEquivalencePass(ModulePass):
     def _graph(self, module: ModuleOp, name: str) -> Graph:
         for op in module.ops:
             if isinstance(op, FuncOp) and op.sym_name.data == name:
+                if op.is_declaration:
+                    raise PassFailedException(
+                        f"{self.name}: @{name} is a declaration; it has no body to compare"
+                    )
                 try:
+                    check_footprint(op, 8, "the random tests")
                     return graph_from_func(op)
                 except ValueError as e:
                     raise PassFailedException(f"{self.name}: @{name}: {e}") from None
         raise PassFailedException(f"{self.name}: no function @{name} in the module")
+
+
+def _signature(graph: Graph) -> str:
+    args = ", ".join(str(t) for t in graph.args)
+    outs = ", ".join(str(t) for t in graph.output_types)
+    return f"({args}) -> ({outs})"

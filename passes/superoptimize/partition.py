@@ -37,20 +37,46 @@ def _result_ids(program: Graph) -> list[tuple[int, ...]]:
     return [ids for _, ids in program.result_ids()]
 
 
-def _segment(program: Graph, start: int, stop: int) -> Segment:
-    results = _result_ids(program)
+def _last_reads(program: Graph) -> list[int]:
+    """Per value: the index of the last op that reads it (len(ops) for an output of the
+    program, -1 for a value nothing reads)."""
+    last = [-1] * program.num_values
+    for j, op in enumerate(program.ops):
+        for v in op.operands:
+            last[v] = j
+    for v in program.outputs:
+        last[v] = len(program.ops)
+    return last
+
+
+def _segment(
+    program: Graph, results: list[tuple[int, ...]], last: list[int], start: int, stop: int
+) -> Segment:
     made = {v for ids in results[start:stop] for v in ids}
     reads = sorted({v for op in program.ops[start:stop] for v in op.operands if v not in made})
-    later = {v for op in program.ops[stop:] for v in op.operands} | set(program.outputs)
-    outputs = tuple(v for ids in results[start:stop] for v in ids if v in later)
+    outputs = tuple(v for ids in results[start:stop] for v in ids if last[v] >= stop)
     return Segment(start, stop, tuple(reads), outputs)
 
 
-def _crossing_bytes(program: Graph, cut: int) -> int:
-    results = _result_ids(program)
-    before = set(range(len(program.args))) | {v for ids in results[:cut] for v in ids}
-    after = {v for op in program.ops[cut:] for v in op.operands} | set(program.outputs)
-    return sum(program.type_of(v).nbytes for v in before & after)
+def _crossing_bytes(program: Graph, results: list[tuple[int, ...]], last: list[int]) -> list[int]:
+    """Per cut c (before op c): the bytes of the values made before it and read after it.
+    One pass over the values (a value crosses the cuts from just after its op to its last
+    reader), so that programs of thousands of ops are cut in linear time."""
+    n = len(program.ops)
+    delta = [0] * (n + 2)
+    made_by = [-1] * len(program.args) + [j for j, ids in enumerate(results) for _ in ids]
+    for v, first in enumerate(made_by):
+        lo, hi = max(first + 1, 1), min(last[v], n - 1)
+        if lo <= hi:
+            size = program.type_of(v).nbytes
+            delta[lo] += size
+            delta[hi + 1] -= size
+    crossing = [0] * n
+    running = 0
+    for c in range(1, n):
+        running += delta[c]
+        crossing[c] = running
+    return crossing
 
 
 def segments(program: Graph, max_ops: int = MAX_SEGMENT_OPS) -> list[Segment] | None:
@@ -59,7 +85,9 @@ def segments(program: Graph, max_ops: int = MAX_SEGMENT_OPS) -> list[Segment] | 
     n = len(program.ops)
     if n <= max_ops:
         return None
-    crossing = [0] + [_crossing_bytes(program, c) for c in range(1, n)]
+    results = _result_ids(program)
+    last = _last_reads(program)
+    crossing = _crossing_bytes(program, results, last)
     # best[i]: (bytes, segments, -cut positions) of the best cutting of ops[:i]
     best: list[tuple[int, int, tuple[int, ...]] | None] = [None] * (n + 1)
     best[0] = (0, 0, ())
@@ -75,23 +103,22 @@ def segments(program: Graph, max_ops: int = MAX_SEGMENT_OPS) -> list[Segment] | 
     final = best[n]
     assert final is not None
     cuts = [-c for c in final[2]] + [n]
-    return [_segment(program, a, b) for a, b in itertools.pairwise(cuts)]
+    return [_segment(program, results, last, a, b) for a, b in itertools.pairwise(cuts)]
 
 
 def subprogram(program: Graph, segment: Segment) -> Graph:
     """The segment as a program: its inputs become arguments."""
-    results = _result_ids(program)
     number = {v: i for i, v in enumerate(segment.inputs)}
     n = len(segment.inputs)
+    first = len(program.args) + sum(len(op.results) for op in program.ops[: segment.start])
     ops: list[Op] = []
-    for op, ids in zip(
-        program.ops[segment.start : segment.stop], results[segment.start :], strict=False
-    ):
+    for op in program.ops[segment.start : segment.stop]:
         ops.append(
             Op(op.kind, tuple(number[v] for v in op.operands), op.results, op.attrs, op.body)
         )
-        for v in ids:
-            number[v] = n
+        for _ in op.results:
+            number[first] = n
+            first += 1
             n += 1
     args = tuple(program.type_of(v) for v in segment.inputs)
     return Graph(args, tuple(ops), tuple(number[v] for v in segment.outputs))

@@ -15,6 +15,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
@@ -26,6 +27,7 @@ from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, Unit
 from mirage.passes.superoptimize.fusion import fuse_program
 from mirage.passes.superoptimize.inline import inline_producers
 from mirage.passes.superoptimize.interfaces import EquivalenceCheck, Profiler, PruneCheck
+from mirage.passes.superoptimize.interrupt import StopFlag, first_sigint_stops
 from mirage.passes.superoptimize.kernelgen import SearchLimits, with_output_types
 from mirage.passes.superoptimize.lowered import lowered_facts
 from mirage.passes.superoptimize.parallelize import parallelizations
@@ -35,6 +37,7 @@ from mirage.passes.superoptimize.search_record import SearchRecord
 from mirage.passes.superoptimize.seed import fused_structure
 from mirage.passes.superoptimize.workers import (
     Channel,
+    LocalPool,
     UnitExecutor,
     local_pool,
     run_unit,
@@ -47,6 +50,15 @@ use together, before the search of the whole program. The segments' composition 
 finds the long benchmark programs' best μGraphs (qknorm: the attention segment searched
 alone reaches the split-KV pair; the whole program's own search does not), and at half the
 budget qknorm b8's attention segment stopped short of it."""
+STOP_GRACE = 0.75
+"""Seconds that running units get to report after a stop; then their workers are killed
+(Ctrl-C answers within about a second, with what was reported)."""
+MIN_SEGMENT_SECONDS = 1.0
+"""A segment whose share of the budget is smaller is not searched (starting a search costs
+about that much); the time goes to the segments after it."""
+MAX_SEED_OPS = 200
+"""The program fused whole is a seed only up to this many ops: one launch of more block
+ops fits no shared memory, and its parallelizations are walked op by op."""
 MIN_GAIN = 0.01
 MIN_GAIN_SECONDS = 0.05e-6
 """A prefix is explored only if it may beat the best known μGraph (or the program) by more
@@ -92,6 +104,8 @@ class SearchResult:
     elapsed: float
     units: int = 0
     rejected_by_verifier: int = 0
+    interrupted: bool = False
+    """Ctrl-C stopped it: `ranked` holds what was verified by then."""
 
 
 @dataclass
@@ -135,8 +149,11 @@ class Search:
         progress: TextIO | None = None,
         make_verifier: Callable[[Graph], EquivalenceCheck] | None = None,
         record: SearchRecord | None = None,
+        stop: StopFlag | None = None,
     ) -> None:
         assert options.target is not None
+        self.stop = stop if stop is not None else StopFlag()
+        """Polled everywhere: once set (Ctrl-C), nothing new is started or verified."""
         self.program = program
         self.options = options
         self.job = Job(
@@ -191,6 +208,8 @@ class Search:
         for f in inlined:
             self._add(f, "unit, inlined")
         found = [*result.found, *inlined]
+        if self.stop():
+            return
         # Verify what would beat the best so far, cheapest first.
         for f in sorted(found, key=lambda f: (f.seconds, f.text)):
             best = self._best_verified()
@@ -207,6 +226,8 @@ class Search:
         for f in sorted(self.found.values(), key=lambda f: (f.seconds, f.text)):
             if len(ranked) >= self.options.keep:
                 break
+            if self.stop() and f.text not in self.verified:
+                continue  # stopped: only what is verified already
             if self._verify(f):
                 ranked.append(f)
         return ranked
@@ -216,7 +237,11 @@ class Search:
     def run(self) -> SearchResult:
         """Search with one kernel op first, then with up to `max_kernel_ops`, each phase
         cutting what cannot beat the best verified candidate so far (at first, the program
-        itself)."""
+        itself). The first Ctrl-C stops it with what is verified by then."""
+        with first_sigint_stops(self.stop):
+            return self._run()
+
+    def _run(self) -> SearchResult:
         assert self.options.target is not None
         start = time.time()
         deadline = start + self.options.time_budget
@@ -228,6 +253,9 @@ class Search:
         complete = True
         units = 0
         for kernels in sorted({1, self.options.max_kernel_ops}):
+            if self.stop():
+                complete = False
+                break
             best = self._best_verified()
             known = baseline if best is None else min(baseline, best)
             bound = known - max(known * MIN_GAIN, MIN_GAIN_SECONDS)
@@ -242,7 +270,7 @@ class Search:
         self.progress.done()
         ranked = self._finish_verification()
         out = [Ranked(f.graph, f.seconds, None, self.verdicts.get(f.text, "")) for f in ranked]
-        if self.options.profile and self.profiler is not None and out:
+        if self.options.profile and self.profiler is not None and out and not self.stop():
             times = self.profiler.measure([r.graph for r in out])
             out = sorted(
                 (Ranked(r.graph, r.seconds, t, r.verdict) for r, t in zip(out, times, strict=True)),
@@ -262,11 +290,14 @@ class Search:
             elapsed,
             units,
             sum(1 for ok in self.verified.values() if not ok),
+            self.stop(),
         )
 
     def _seed(self) -> None:
         """The program fused as it is, parallelized: the first candidate (`seed.py`)."""
         assert self.options.target is not None
+        if len(self.program.ops) > MAX_SEED_OPS:
+            return
         op = fused_structure(self.program)
         if op is None:
             return
@@ -293,7 +324,7 @@ class Search:
             sub = subprogram(self.program, segment)
             budget = (deadline - time.time()) / (len(cut) - i)
             record = SearchRecord(f"{self.record.name}[{segment.start}:{segment.stop}]")
-            if budget <= 0:
+            if budget < MIN_SEGMENT_SECONDS or self.stop():
                 parts.append((segment, sub))
                 self.record.segment(segment, False, record)
                 continue
@@ -307,6 +338,7 @@ class Search:
                 progress=self.progress_stream,
                 make_verifier=self.make_verifier,
                 record=record,
+                stop=self.stop,
             ).run()
             for k, v in result.stats.items():
                 self.stats[k] = self.stats.get(k, 0) + v
@@ -317,7 +349,7 @@ class Search:
                 changed = True
             else:
                 parts.append((segment, sub))
-        if not changed:
+        if not changed or self.stop():
             return
         composed = compose(self.program, parts)
         for kind, graph in (
@@ -354,7 +386,7 @@ class Search:
 
     def _run_phase(self, job: Job, deadline: float) -> tuple[int, int, bool]:
         """(units done, units, whether the phase ran to its end)."""
-        explorer = Explorer(job)
+        explorer = Explorer(job, should_stop=self.stop)
         workers = max(1, self.options.workers)
         units = split(explorer, UNITS_PER_WORKER * workers)
         self.record.phase(job.limits.max_kernel_ops, len(units), job.bound, explorer.take_counts())
@@ -363,6 +395,8 @@ class Search:
         done = 0
         for path in units:
             result = explorer.run(path, deadline)
+            if explorer.interrupted:
+                raise KeyboardInterrupt  # a second Ctrl-C: give up now
             self._take(result)
             done += 1
             self.progress.show(
@@ -371,36 +405,36 @@ class Search:
                 self._best_verified(),
                 f"{done}/{len(units)}",
             )
-            if not result.complete or explorer.interrupted or time.time() > deadline:
+            if not result.complete or explorer.interrupted or self.stop() or time.time() > deadline:
                 return done, len(units), False
         return done, len(units), True
 
     def _run_parallel(self, job: Job, units: Sequence[Path], deadline: float, workers: int) -> bool:
         channel: Channel | None = None
         executor = self.executor
-        own = executor is None
+        own: LocalPool | None = None
         if executor is None:
             channel = Channel.create()
-            executor = local_pool(workers, channel)
+            executor = own = local_pool(workers, channel)
         job_id = uuid.uuid4().hex
-        pending: set[Future[UnitResult]] = {
-            executor.submit(run_unit, job_id, job, path, deadline) for path in units
-        }
+        pending: set[Future[UnitResult]] = set()
         complete = True
         done = 0
+        stopped_at: float | None = None
         try:
+            pending = {executor.submit(run_unit, job_id, job, path, deadline) for path in units}
             while pending:
-                try:
-                    finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-                except KeyboardInterrupt:
-                    complete = False
-                    self._stop(channel, pending)
-                    continue
+                finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
                 for fut in finished:
                     if fut.cancelled():
                         complete = False
                         continue
-                    result = fut.result()
+                    try:
+                        result = fut.result()
+                    except BrokenProcessPool:
+                        raise ValueError(
+                            "a worker process of the search died (out of memory?)"
+                        ) from None
                     self._take(result)
                     complete = complete and result.complete
                     done += 1
@@ -414,12 +448,22 @@ class Search:
                     self._best_verified(),
                     f"{done}/{len(units)}",
                 )
-                if time.time() > deadline + 1.0:
+                if self.stop() or time.time() > deadline + 1.0:
                     complete = False
-                    self._stop(channel, pending)
+                    if stopped_at is None:
+                        stopped_at = time.time()
+                        self._stop(channel, pending)
+                    elif time.time() > stopped_at + STOP_GRACE:
+                        break  # units that did not report in time are given up
         finally:
-            if own:
-                executor.shutdown(wait=True, cancel_futures=True)
+            if own is not None:
+                if pending:
+                    own.terminate()
+                else:
+                    own.shutdown(wait=True, cancel_futures=True)
+            else:
+                for fut in pending:
+                    fut.cancel()
         if channel is not None:
             for k, v in channel.totals().items():
                 self.stats[k] = self.stats.get(k, 0) + v
