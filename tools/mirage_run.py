@@ -16,7 +16,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -86,7 +86,7 @@ def _lossless(source: np.dtype[Any], dtype: str) -> bool:
     return bool(np.can_cast(source, _SAVE_DTYPES[dtype], casting="safe"))
 
 
-def read_inputs(paths: Sequence[str], graph: Graph, cast: bool = False) -> list[NDArray[Any]]:
+def read_inputs(paths: Sequence[str], graph: Graph, lossy: bool = False) -> list[NDArray[Any]]:
     if len(paths) != len(graph.args):
         raise ToolError(
             f"error: the function takes {len(graph.args)} inputs, {len(paths)} files were given"
@@ -115,7 +115,7 @@ def read_inputs(paths: Sequence[str], graph: Graph, cast: bool = False) -> list[
     for i, (path, array, ty) in enumerate(zip(paths, arrays, graph.args, strict=True)):
         if np.issubdtype(array.dtype, np.complexfloating):
             raise ToolError(f"{path}: error: input {i} is complex; the function takes {ty}")
-        if not cast and not _lossless(array.dtype, ty.dtype):
+        if not lossy and not _lossless(array.dtype, ty.dtype):
             raise ToolError(
                 f"{path}: error: input {i} is {array.dtype}, the function takes {ty.dtype}: "
                 "converting would round it (--cast allows that)"

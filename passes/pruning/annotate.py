@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from mirage.dialects.ugraph.from_ir import UnsupportedOpError, graph_from_func
-from mirage.passes.linalg.constants import wrapped_kernel
+from mirage.dialects.weights_wrapper import wrapped_kernel
 from mirage.passes.pruning.exprs import AbstractExprs
 from mirage.passes.pruning.terms import Term, Var
 

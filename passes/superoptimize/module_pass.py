@@ -55,6 +55,8 @@ from mirage.passes.superoptimize.search import (
 from mirage.passes.superoptimize.search_record import SearchRecord
 
 MARKER = "mirage.superoptimize"
+MAX_PROGRAM_OPS = 2000
+"""Longer functions are left as they are, with a remark."""
 PRUNING_LOG = "pruning.log"
 
 SEARCH_TARGETS: dict[str, Target] = {t.name: t for t in (SM_80, SM_90)}
@@ -176,6 +178,15 @@ class SuperoptimizePass(ModulePass):
                 program = graph_from_func(func)
             except ValueError as e:
                 raise PassFailedException(f"{self.name}: @{name}: {e}") from None
+            if len(program.ops) > MAX_PROGRAM_OPS:
+                # the verifier's reference tests of the whole program would alone outlast
+                # any budget; such a program is a model, not a kernel
+                remark(
+                    name,
+                    f"{len(program.ops)} kernel ops, more than the {MAX_PROGRAM_OPS} the "
+                    "search takes in one function; left unchanged (split it into functions)",
+                )
+                continue
             record = SearchRecord(name)
             records.append(record)
             with first_sigint_stops(stop):

@@ -124,6 +124,30 @@ def test_dynamic_shapes_are_refused_by_name(tmp_path: Path) -> None:
     one_error(opt(path, "-p", "superoptimize{time-budget=5}"), "dynamic shape")
 
 
+@pytest.mark.slow
+def test_a_long_program_is_left_unchanged_within_its_budget(tmp_path: Path) -> None:
+    """12,000 ops: nothing recursive or quadratic in the program's length, and a remark
+    instead of a search that outlasts its budget."""
+    import time
+
+    lines = ["func.func @f(%x0: tensor<8x64xf32>) -> tensor<8x64xf32> {"]
+    for i in range(12000):
+        op = "kernel.exp" if i % 2 == 0 else "kernel.sqrt"
+        lines.append(f"  %x{i + 1} = {op} %x{i} : tensor<8x64xf32> -> tensor<8x64xf32>")
+    lines += ["  func.return %x12000 : tensor<8x64xf32>", "}"]
+    path = write(tmp_path, "long.mlir", "\n".join(lines) + "\n")
+    began = time.monotonic()
+    out = tmp_path / "o.mlir"
+    result = opt(path, "-p", "superoptimize{time-budget=10 workers=1}", "-o", str(out))
+    took = time.monotonic() - began
+    assert result.clean, result.err
+    assert result.status == 0, result.err
+    assert "12000 kernel ops" in result.err and "left unchanged" in result.err
+    assert out.read_text().count("kernel.exp") == 6000
+    # parsing and printing 12k ops takes its own time on a slow machine; no search runs
+    assert took < 60, took
+
+
 # --- lowering targets ----------------------------------------------------------------------
 
 
