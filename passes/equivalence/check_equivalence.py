@@ -30,6 +30,10 @@ class CheckEquivalencePass(ModulePass):
     error_bound: float = 1e-12
     stability: bool = True
     """Also reject numerically unstable rewrites (float32 drift beyond the dtype bound)."""
+    storage: bool = False
+    """With stability: also reject a candidate whose result, with its f16/bf16 tensors
+    stored in their dtypes, is not finite where the float64 result fits (the search always
+    asks this)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reference = self._graph(op, self.reference)
@@ -37,7 +41,7 @@ class CheckEquivalencePass(ModulePass):
         options = VerifierOptions(
             seed=self.seed,
             error_bound=self.error_bound,
-            stability=StabilityOptions() if self.stability else None,
+            stability=StabilityOptions(storage=self.storage) if self.stability else None,
         )
         try:
             verdict = Verifier(reference, options).verify(candidate)

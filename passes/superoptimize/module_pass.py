@@ -153,6 +153,8 @@ class SuperoptimizePass(ModulePass):
                     return None, hit.baseline
                 return Ranked(hit.graphs[0], hit.seconds[0], hit.measured[0]), hit.baseline
         result = self._search(name, program)
+        for text in result.remarks:
+            remark(name, text)
         baseline = result.baseline
         if self.profile and result.ranked:
             baseline = self._measure([program])[0]

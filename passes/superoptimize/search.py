@@ -26,8 +26,15 @@ from mirage.passes.superoptimize.inline import inline_producers
 from mirage.passes.superoptimize.interfaces import EquivalenceCheck, Profiler, PruneCheck
 from mirage.passes.superoptimize.kernelgen import SearchLimits, with_output_types
 from mirage.passes.superoptimize.lowered import lowered_facts
+from mirage.passes.superoptimize.online import online_structure
 from mirage.passes.superoptimize.parallelize import parallelizations
-from mirage.passes.superoptimize.partition import Segment, compose, segments, subprogram
+from mirage.passes.superoptimize.partition import (
+    Segment,
+    compose,
+    searchable,
+    segments,
+    subprogram,
+)
 from mirage.passes.superoptimize.resources import check_fit
 from mirage.passes.superoptimize.seed import fused_structure
 from mirage.passes.superoptimize.target import Target
@@ -90,6 +97,8 @@ class SearchResult:
     elapsed: float
     units: int = 0
     rejected_by_verifier: int = 0
+    remarks: list[str] = field(default_factory=list[str])
+    """What the search left alone, and why (the pass prints them as remarks)."""
 
 
 @dataclass
@@ -154,6 +163,7 @@ class Search:
         self.verified: dict[str, bool] = {}
         self.verdicts: dict[str, str] = {}
         self.stats: dict[str, int] = {}
+        self.remarks: list[str] = []
         self.verify_seconds = 0.0
         """The longest verification so far: the end of the budget is kept for the final
         verification of `keep` candidates."""
@@ -207,6 +217,10 @@ class Search:
         start = time.time()
         deadline = start + self.options.time_budget
         baseline = program_cost(self.program, self.options.target).seconds
+        if not any(searchable(op) for op in self.program.ops):
+            kinds = ", ".join(sorted({op.kind for op in self.program.ops}))
+            self.remarks.append(f"not searched: no op the search can generate uses it ({kinds})")
+            return SearchResult([], baseline, {}, True, time.time() - start, remarks=self.remarks)
         if self.options.seed_with_program:
             self._seed()
             self._seed_with_segments(start + self.options.time_budget * SEGMENT_SHARE)
@@ -241,24 +255,26 @@ class Search:
             time.time() - start,
             units,
             sum(1 for ok in self.verified.values() if not ok),
+            self.remarks,
         )
 
     def _seed(self) -> None:
-        """The program fused as it is, parallelized: the first candidate (`seed.py`)."""
+        """The program fused as it is, and with its softmax in online form, parallelized:
+        the first candidates (`seed.py`, `online.py`)."""
         assert self.options.target is not None
-        op = fused_structure(self.program)
-        if op is None:
-            return
-        types = [self.program.args[v] for v in op.operands]
-        found = parallelizations(op, types, self.options.target, partial=False)
-        if not found:
-            return
-        n = len(self.program.args)
-        graph = Graph(self.program.args, (found[0].op,), tuple(range(n, n + len(op.results))))
-        fused = fuse_program(with_output_types(graph, self.program.output_types))
-        seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
-        self.found.setdefault(seed.text, seed)
-        self._verify(seed)
+        for op in (fused_structure(self.program), online_structure(self.program)):
+            if op is None:
+                continue
+            types = [self.program.args[v] for v in op.operands]
+            found = parallelizations(op, types, self.options.target, partial=False)
+            if not found:
+                continue
+            n = len(self.program.args)
+            graph = Graph(self.program.args, (found[0].op,), tuple(range(n, n + len(op.results))))
+            fused = fuse_program(with_output_types(graph, self.program.output_types))
+            seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
+            self.found.setdefault(seed.text, seed)
+            self._verify(seed)
 
     def _seed_with_segments(self, deadline: float) -> None:
         """A long program's segments searched one by one, put back together: one more
@@ -268,9 +284,18 @@ class Search:
             return
         parts: list[tuple[Segment, Graph]] = []
         changed = False
+        searched = [i for i, segment in enumerate(cut) if _searchable(self.program, segment)]
         for i, segment in enumerate(cut):
             sub = subprogram(self.program, segment)
-            budget = (deadline - time.time()) / (len(cut) - i)
+            if i not in searched:
+                kinds = ", ".join(op.kind for op in sub.ops)
+                self.remarks.append(
+                    f"ops {segment.start}-{segment.stop - 1} ({kinds}) not searched: the "
+                    "search generates none of them; they stay as they are"
+                )
+                parts.append((segment, sub))
+                continue
+            budget = (deadline - time.time()) / (len(searched) - searched.index(i))
             if budget <= 0:
                 parts.append((segment, sub))
                 continue
@@ -286,6 +311,7 @@ class Search:
             ).run()
             for k, v in result.stats.items():
                 self.stats[k] = self.stats.get(k, 0) + v
+            self.remarks.extend(result.remarks)
             if result.ranked and result.ranked[0].seconds < result.baseline:
                 parts.append((segment, result.ranked[0].graph))
                 changed = True
@@ -398,6 +424,10 @@ class Search:
             channel.stop.set()
         for fut in pending:
             fut.cancel()
+
+
+def _searchable(program: Graph, segment: Segment) -> bool:
+    return all(searchable(op) for op in program.ops[segment.start : segment.stop])
 
 
 def _default_verifier(program: Graph) -> EquivalenceCheck:
