@@ -32,8 +32,8 @@ class CheckEquivalencePass(ModulePass):
     """Also reject numerically unstable rewrites (float32 drift beyond the dtype bound)."""
     storage: bool = False
     """With stability: also reject a candidate whose result, with its f16/bf16 tensors
-    stored in their dtypes, is not finite where the float64 result fits (the search always
-    asks this)."""
+    stored in their dtypes, is not finite where the float64 result fits (the search asks
+    this of what it returns)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reference = self._graph(op, self.reference)

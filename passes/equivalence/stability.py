@@ -49,9 +49,9 @@ class StabilityOptions:
     """Small programs get several input draws, up to this many input elements in all (a
     few signed values may all come out positive in one draw)."""
     max_draws: int = 8
-    storage: bool = True
+    storage: bool = False
     """Also run the candidate with its f16/bf16 tensors rounded to their dtypes (where the
-    program has such tensors) and reject what overflows there."""
+    program has such tensors) and reject what overflows there (the search asks this)."""
 
 
 def draws(graph: Graph, options: StabilityOptions) -> int:

@@ -273,6 +273,11 @@ class ReferenceFingerprint:
         return self._float
 
 
+SEARCH_OPTIONS = StabilityOptions(storage=True)
+"""The stability check the search asks: what it returns must also not overflow the f16
+and bf16 tensors a device kernel stores."""
+
+
 class Verifier:
     """Verifies candidates against one reference program."""
 

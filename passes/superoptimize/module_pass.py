@@ -173,13 +173,15 @@ class SuperoptimizePass(ModulePass):
 
     def _search(self, name: str, program: Graph) -> SearchResult:
         from mirage.passes.equivalence.verifier import (
+            SEARCH_OPTIONS,
             VerificationError,
             Verifier,
             VerifierOptions,
         )
 
         try:
-            verifier = Verifier(program, VerifierOptions(seed=self.seed))
+            options = VerifierOptions(seed=self.seed, stability=SEARCH_OPTIONS)
+            verifier = Verifier(program, options)
         except VerificationError as e:
             raise PassFailedException(f"{self.name}: @{name}: {e}") from None
         profiler = None
@@ -199,7 +201,7 @@ class SuperoptimizePass(ModulePass):
                 verifier,
                 profiler,
                 progress=stderr_if_terminal(),
-                make_verifier=lambda g: Verifier(g, VerifierOptions(seed=self.seed)),
+                make_verifier=lambda g: Verifier(g, options),
             ).run()
         except ValueError as e:
             raise PassFailedException(f"{self.name}: @{name}: {e}") from None

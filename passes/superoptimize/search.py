@@ -431,9 +431,9 @@ def _searchable(program: Graph, segment: Segment) -> bool:
 
 
 def _default_verifier(program: Graph) -> EquivalenceCheck:
-    from mirage.passes.equivalence.verifier import Verifier
+    from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 
-    return Verifier(program)
+    return Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
 
 
 def stderr_if_terminal() -> TextIO | None:
