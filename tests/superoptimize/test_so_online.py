@@ -36,12 +36,13 @@ from mirage.passes.superoptimize.parallelize import parallelizations
 from mirage.passes.superoptimize.target import SM_90
 from mirage.tools.registry import make_context
 
-FIXTURES = Path(__file__).resolve().parents[1] / "linalg" / "fixtures"
+FIXTURES = Path(__file__).resolve().parent / "data"
+LINALG_FIXTURES = Path(__file__).resolve().parents[1] / "linalg" / "fixtures"
 
 
-def _torch_export(name: str) -> Graph:
+def _torch_export(name: str, folder: Path = FIXTURES) -> Graph:
     """A fixture exported from PyTorch, converted to the kernel dialect."""
-    module = Parser(make_context(), (FIXTURES / name).read_text()).parse_module()
+    module = Parser(make_context(), (folder / name).read_text()).parse_module()
     ConvertLinalgToKernelPass().apply(make_context(), module)
     return graph_from_func(only_func(module))
 
@@ -132,7 +133,7 @@ def test_f16_storage_check_rejects_what_overflows_between_kernels() -> None:
     # without the storage check the program stands as its own candidate; in f32 nothing
     # is narrowed, so it stands with the check too
     assert Verifier(program).verify(program).equivalent
-    f32 = _torch_export("qknorm_small.mlir")
+    f32 = _torch_export("qknorm_small.mlir", LINALG_FIXTURES)
     assert Verifier(f32, VerifierOptions(stability=SEARCH_OPTIONS)).verify(f32).equivalent
 
 

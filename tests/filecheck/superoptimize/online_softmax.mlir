@@ -1,6 +1,6 @@
 // Softmax attention as PyTorch exports it (torch.softmax subtracts the row max) becomes one
 // kernel whose loop walks the keys, with the online-softmax accumulators.
-// RUN: mirage-opt %S/../../linalg/fixtures/softmax_attention_float16.mlir -p 'convert-linalg-to-kernel,superoptimize{time-budget=30 max-kernel-ops=1}' 2>&1 | FileCheck %s
+// RUN: mirage-opt %S/../../superoptimize/data/softmax_attention_float16.mlir -p 'convert-linalg-to-kernel,superoptimize{time-budget=30 max-kernel-ops=1}' 2>&1 | FileCheck %s
 
 // CHECK-LABEL: func.func @softmax_attention
 // CHECK-COUNT-1: kernel.graph
