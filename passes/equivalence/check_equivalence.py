@@ -32,6 +32,10 @@ class CheckEquivalencePass(ModulePass):
     error_bound: float = 1e-12
     stability: bool = True
     """Also reject numerically unstable rewrites (float32 drift beyond the dtype bound)."""
+    storage: bool = False
+    """With stability: also reject a candidate whose result, with its f16/bf16 tensors
+    stored in their dtypes, is not finite where the float64 result fits (the search asks
+    this of what it returns)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if not 0.0 < self.error_bound < 1.0:
@@ -56,7 +60,7 @@ class CheckEquivalencePass(ModulePass):
         options = VerifierOptions(
             seed=self.seed,
             error_bound=self.error_bound,
-            stability=StabilityOptions() if self.stability else None,
+            stability=StabilityOptions(storage=self.storage) if self.stability else None,
         )
         try:
             verdict = Verifier(reference, options).verify(candidate)

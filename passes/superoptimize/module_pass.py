@@ -38,7 +38,12 @@ from mirage.dialects.ugraph.footprint import check_footprint
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
-from mirage.passes.equivalence.verifier import VerificationError, Verifier, VerifierOptions
+from mirage.passes.equivalence.verifier import (
+    SEARCH_OPTIONS,
+    VerificationError,
+    Verifier,
+    VerifierOptions,
+)
 from mirage.passes.pictures.report_page import write_report
 from mirage.passes.pruning import Pruner
 from mirage.passes.superoptimize.cluster import ClusterError, parse_executor, unit_executor
@@ -272,6 +277,8 @@ class SuperoptimizePass(ModulePass):
                     return None, hit.baseline
                 return Ranked(hit.graphs[0], hit.seconds[0], hit.measured[0]), hit.baseline
         result = self._search(name, program, record, cache, stop)
+        for text in result.remarks:
+            remark(name, text)
         baseline = result.baseline
         if result.interrupted:
             remark(name, "interrupted: the best μGraph verified so far is used")
@@ -299,7 +306,8 @@ class SuperoptimizePass(ModulePass):
         if not hit.graphs:
             return True  # the function stays as it is: nothing to trust
         try:
-            verdict = Verifier(program, VerifierOptions(seed=self.seed)).verify(hit.graphs[0])
+            options = VerifierOptions(seed=self.seed, stability=SEARCH_OPTIONS)
+            verdict = Verifier(program, options).verify(hit.graphs[0])
         except (VerificationError, ValueError):
             verdict = None
         if verdict is not None and verdict.equivalent:
@@ -316,7 +324,8 @@ class SuperoptimizePass(ModulePass):
         stop: StopFlag,
     ) -> SearchResult:
         try:
-            verifier = Verifier(program, VerifierOptions(seed=self.seed))
+            options = VerifierOptions(seed=self.seed, stability=SEARCH_OPTIONS)
+            verifier = Verifier(program, options)
         except VerificationError as e:
             raise PassFailedException(f"{self.name}: @{name}: {e}") from None
         profiler = None
@@ -336,7 +345,7 @@ class SuperoptimizePass(ModulePass):
                     profiler,
                     executor=units.executor,
                     progress=stderr_if_terminal(),
-                    make_verifier=lambda g: Verifier(g, VerifierOptions(seed=self.seed)),
+                    make_verifier=lambda g: Verifier(g, options),
                     record=record,
                     stop=stop,
                 ).run()

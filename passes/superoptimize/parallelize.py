@@ -108,9 +108,14 @@ def patterns(body: Graph) -> list[Pattern]:
         operands = [(layouts[v], body.type_of(v).shape) for v in op.operands]
         try:
             if op.kind.startswith("accum_"):
-                acc = accumulate(op.kind, operands[0][0])
+                scale = operands[1][0] if len(operands) > 1 else None
+                acc = accumulate(op.kind, operands[0][0], scale)
                 lay = acc.layout
-                if acc.loop_invariant_input and op.kind in ("accum_sum", "accum_sum_last"):
+                if acc.loop_invariant_input and op.kind in (
+                    "accum_sum",
+                    "accum_sum_last",
+                    "accum_rescale",
+                ):
                     if loop_used:
                         return
                     no_loop = True

@@ -6,6 +6,10 @@ Here a program of more than `MAX_SEGMENT_OPS` kernel ops is cut, in its op order
 segments of at most that many ops, choosing the cuts where the fewest bytes cross from one
 segment to the next (a value crosses a cut when it is made before and read after it; the
 program's arguments count too, so a cut that makes a segment re-read a large input costs).
+Cuts also fall wherever searchability changes: ops the search cannot generate (layout ops
+such as reshape and transpose, constants) form segments of their own, which stay as they
+are, so that one of them does not keep the ops around it from fusing; a program that mixes
+both kinds is cut even when it is short.
 Each segment becomes a program of its own (`subprogram`); the μGraphs found for the
 segments, put back together (`compose`), are one candidate of the whole program, verified
 against it like any other.
@@ -17,8 +21,14 @@ import itertools
 from dataclasses import dataclass
 
 from mirage.dialects.ugraph.graph import Graph, Op
+from mirage.passes.superoptimize.seed import BLOCK_KINDS
 
 MAX_SEGMENT_OPS = 6
+
+
+def searchable(op: Op) -> bool:
+    """Whether the search can generate this op (it has a block-level form)."""
+    return op.kind in BLOCK_KINDS
 
 
 @dataclass(frozen=True)
@@ -80,10 +90,13 @@ def _crossing_bytes(program: Graph, results: list[tuple[int, ...]], last: list[i
 
 
 def segments(program: Graph, max_ops: int = MAX_SEGMENT_OPS) -> list[Segment] | None:
-    """The cut with the fewest crossing bytes (ties: fewer segments, then later cuts), or
-    None for a program of at most `max_ops` ops."""
+    """The cut with the fewest crossing bytes (ties: fewer segments, then later cuts) into
+    segments of at most `max_ops` ops, each all searchable or all not; None for a program
+    of at most `max_ops` ops that needs no cut."""
     n = len(program.ops)
-    if n <= max_ops:
+    kinds = [searchable(op) for op in program.ops]
+    mixed = len(set(kinds)) > 1
+    if n <= max_ops and not mixed:
         return None
     results = _result_ids(program)
     last = _last_reads(program)
@@ -92,7 +105,9 @@ def segments(program: Graph, max_ops: int = MAX_SEGMENT_OPS) -> list[Segment] | 
     best: list[tuple[int, int, tuple[int, ...]] | None] = [None] * (n + 1)
     best[0] = (0, 0, ())
     for i in range(1, n + 1):
-        for j in range(max(0, i - max_ops), i):
+        for j in range(i - 1, max(0, i - max_ops) - 1, -1):
+            if kinds[j] != kinds[i - 1]:
+                break  # a segment never mixes searchable ops with others
             prev = best[j]
             if prev is None:
                 continue

@@ -21,7 +21,7 @@ from typing import TextIO
 
 from mirage.dialects.hardware import Target
 from mirage.dialects.ugraph.graph import Graph
-from mirage.passes.equivalence.verifier import Verifier
+from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
 from mirage.passes.superoptimize.fusion import fuse_program
@@ -30,8 +30,15 @@ from mirage.passes.superoptimize.interfaces import EquivalenceCheck, Profiler, P
 from mirage.passes.superoptimize.interrupt import StopFlag, first_sigint_stops
 from mirage.passes.superoptimize.kernelgen import SearchLimits, with_output_types
 from mirage.passes.superoptimize.lowered import lowered_facts
+from mirage.passes.superoptimize.online import online_structure
 from mirage.passes.superoptimize.parallelize import parallelizations
-from mirage.passes.superoptimize.partition import Segment, compose, segments, subprogram
+from mirage.passes.superoptimize.partition import (
+    Segment,
+    compose,
+    searchable,
+    segments,
+    subprogram,
+)
 from mirage.passes.superoptimize.resources import check_fit
 from mirage.passes.superoptimize.search_record import SearchRecord
 from mirage.passes.superoptimize.seed import fused_structure
@@ -106,6 +113,8 @@ class SearchResult:
     rejected_by_verifier: int = 0
     interrupted: bool = False
     """Ctrl-C stopped it: `ranked` holds what was verified by then."""
+    remarks: list[str] = field(default_factory=list[str])
+    """What the search left alone, and why (the pass prints them as remarks)."""
 
 
 @dataclass
@@ -174,6 +183,7 @@ class Search:
         self.verified: dict[str, bool] = {}
         self.verdicts: dict[str, str] = {}
         self.stats: dict[str, int] = {}
+        self.remarks: list[str] = []
         self.verify_seconds = 0.0
         """The longest verification so far: the end of the budget is kept for the final
         verification of `keep` candidates."""
@@ -247,6 +257,12 @@ class Search:
         deadline = start + self.options.time_budget
         baseline = program_cost(self.program, self.options.target).seconds
         self.record.begin(self.program, baseline, start)
+        if not any(searchable(op) for op in self.program.ops):
+            kinds = ", ".join(sorted({op.kind for op in self.program.ops}))
+            self.remarks.append(f"not searched: no op the search can generate uses it ({kinds})")
+            elapsed = time.time() - start
+            self.record.finish([], True, elapsed)
+            return SearchResult([], baseline, {}, True, elapsed, remarks=self.remarks)
         if self.options.seed_with_program:
             self._seed()
             self._seed_with_segments(start + self.options.time_budget * SEGMENT_SHARE)
@@ -291,26 +307,31 @@ class Search:
             units,
             sum(1 for ok in self.verified.values() if not ok),
             self.stop(),
+            self.remarks,
         )
 
     def _seed(self) -> None:
-        """The program fused as it is, parallelized: the first candidate (`seed.py`)."""
+        """The program fused as it is, and with its softmax in online form, parallelized:
+        the first candidates (`seed.py`, `online.py`)."""
         assert self.options.target is not None
         if len(self.program.ops) > MAX_SEED_OPS:
             return
-        op = fused_structure(self.program)
-        if op is None:
-            return
-        types = [self.program.args[v] for v in op.operands]
-        found = parallelizations(op, types, self.options.target, partial=False)
-        if not found:
-            return
-        n = len(self.program.args)
-        graph = Graph(self.program.args, (found[0].op,), tuple(range(n, n + len(op.results))))
-        fused = fuse_program(with_output_types(graph, self.program.output_types))
-        seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
-        self._add(seed, "seed")
-        self._verify(seed)
+        for op, source in (
+            (fused_structure(self.program), "seed"),
+            (online_structure(self.program), "online seed"),
+        ):
+            if op is None:
+                continue
+            types = [self.program.args[v] for v in op.operands]
+            found = parallelizations(op, types, self.options.target, partial=False)
+            if not found:
+                continue
+            n = len(self.program.args)
+            graph = Graph(self.program.args, (found[0].op,), tuple(range(n, n + len(op.results))))
+            fused = fuse_program(with_output_types(graph, self.program.output_types))
+            seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
+            self._add(seed, source)
+            self._verify(seed)
 
     def _seed_with_segments(self, deadline: float) -> None:
         """A long program's segments searched one by one, put back together: one more
@@ -320,9 +341,18 @@ class Search:
             return
         parts: list[tuple[Segment, Graph]] = []
         changed = False
+        searched = [i for i, segment in enumerate(cut) if _searchable(self.program, segment)]
         for i, segment in enumerate(cut):
             sub = subprogram(self.program, segment)
-            budget = (deadline - time.time()) / (len(cut) - i)
+            if i not in searched:
+                kinds = ", ".join(op.kind for op in sub.ops)
+                self.remarks.append(
+                    f"ops {segment.start}-{segment.stop - 1} ({kinds}) not searched: the "
+                    "search generates none of them; they stay as they are"
+                )
+                parts.append((segment, sub))
+                continue
+            budget = (deadline - time.time()) / (len(searched) - searched.index(i))
             record = SearchRecord(f"{self.record.name}[{segment.start}:{segment.stop}]")
             if budget < MIN_SEGMENT_SECONDS or self.stop():
                 parts.append((segment, sub))
@@ -342,6 +372,7 @@ class Search:
             ).run()
             for k, v in result.stats.items():
                 self.stats[k] = self.stats.get(k, 0) + v
+            self.remarks.extend(result.remarks)
             used = bool(result.ranked) and result.ranked[0].seconds < result.baseline
             self.record.segment(segment, used, record)
             if used:
@@ -477,8 +508,12 @@ class Search:
             fut.cancel()
 
 
+def _searchable(program: Graph, segment: Segment) -> bool:
+    return all(searchable(op) for op in program.ops[segment.start : segment.stop])
+
+
 def _default_verifier(program: Graph) -> EquivalenceCheck:
-    return Verifier(program)
+    return Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
 
 
 def stderr_if_terminal() -> TextIO | None:

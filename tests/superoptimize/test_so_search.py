@@ -158,3 +158,24 @@ def test_units_replay_the_same_subtrees_in_a_process_that_ran_others_before() ->
         again = reused.run(path, float("inf"))
         assert alone.complete and again.complete
         assert [f.text for f in again.found] == [f.text for f in alone.found], path
+
+
+def _matmul_then_chain(b: KernelBuilder) -> None:
+    x, w = b.input((16, 64), "f32"), b.input((64, 32), "f32")
+    b.output(b.sqrt(b.exp(b.silu(b.matmul(x, w)))))
+
+
+def test_a_fused_elementwise_chain_counts_once_against_the_block_op_budget() -> None:
+    # inputs, matmul, accumulator, silu, exp, sqrt, output: 8 block ops, 6 once the chain
+    # of three counts as the one thread.fuse it becomes; found by enumeration alone
+    program = build(_matmul_then_chain)
+    result = search(program, max_kernel_ops=1, max_block_ops=6, seed_with_program=False)
+    assert result.ranked
+    best = result.ranked[0].graph
+    assert _graph_ops(best) == ["graph"]
+    body = best.ops[0].body
+    assert body is not None
+    fused = [op for op in body.ops if op.kind == "fuse"]
+    assert len(fused) == 1 and fused[0].body is not None
+    assert [op.kind for op in fused[0].body.ops] == ["silu", "exp", "sqrt"]
+    _check(program, best)
