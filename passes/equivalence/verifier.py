@@ -326,7 +326,7 @@ class Verifier:
             return verdict(True, passed)
         found = self._float_check(candidate)
         drifts = {"float32_drift": found.drift, "reference_float32_drift": found.reference_drift}
-        unstable = found.rejection(self.options.stability.bound) or self._storage_check(candidate)
+        unstable = found.rejection(self.options.stability.bound) or self.storage_check(candidate)
         if unstable is not None:
             return verdict(False, passed, reason=f"numerically unstable: {unstable}", **drifts)
         return verdict(True, passed, **drifts)
@@ -369,8 +369,10 @@ class Verifier:
             found = found.worst(compare(sample, got))
         return found
 
-    def _storage_check(self, candidate: Graph) -> str | None:
-        """Why the candidate overflows its narrow storage dtypes, or None."""
+    def storage_check(self, candidate: Graph) -> str | None:
+        """Why the candidate (the reference itself, too) overflows its narrow storage
+        dtypes where the float64 result fits them, or None; None also when the options do
+        not ask for the storage check."""
         fp = self.fingerprint
         if not fp.narrow or self.options.stability is None or not self.options.stability.storage:
             return None

@@ -22,6 +22,7 @@ best μGraph verified so far (`interrupt.py`).
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from dataclasses import dataclass, replace
@@ -282,7 +283,7 @@ class SuperoptimizePass(ModulePass):
         baseline = result.baseline
         if result.interrupted:
             remark(name, "interrupted: the best μGraph verified so far is used")
-        if self.profile and result.ranked and not result.interrupted:
+        if self.profile and result.ranked and not result.interrupted and baseline < math.inf:
             baseline = self._measure([program])[0]
         if results is not None and not result.interrupted:
             failed = results.put(

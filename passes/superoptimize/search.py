@@ -10,6 +10,7 @@ all those cheaper than the `keep`-th verified one.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 import uuid
@@ -104,7 +105,8 @@ class SearchResult:
     ranked: list[Ranked]
     """Verified candidates, best first."""
     baseline: float
-    """The cost model's estimate of the program as it was."""
+    """The modelled seconds a μGraph must beat: the program's, or infinity where the
+    program is not finite in its storage dtypes (any finite μGraph is better)."""
     stats: dict[str, int]
     complete: bool
     """Every unit explored its whole subtree."""
@@ -263,6 +265,16 @@ class Search:
             elapsed = time.time() - start
             self.record.finish([], True, elapsed)
             return SearchResult([], baseline, {}, True, elapsed, remarks=self.remarks)
+        to_beat = baseline
+        unfit = self.verifier.storage_check(self.program)
+        if unfit is not None:
+            # The program itself is not finite in its storage dtypes where its float64
+            # meaning is: a finite μGraph is a better program at any modelled cost.
+            self.remarks.append(
+                f"the program is not finite in f16/bf16 storage ({unfit}): the fastest "
+                "μGraph that is replaces it, even where the model rates it slower"
+            )
+            to_beat = math.inf
         if self.options.seed_with_program:
             self._seed()
             self._seed_with_segments(start + self.options.time_budget * SEGMENT_SHARE)
@@ -273,8 +285,8 @@ class Search:
                 complete = False
                 break
             best = self._best_verified()
-            known = baseline if best is None else min(baseline, best)
-            bound = known - max(known * MIN_GAIN, MIN_GAIN_SECONDS)
+            known = to_beat if best is None else min(to_beat, best)
+            bound = known - max(known * MIN_GAIN, MIN_GAIN_SECONDS) if known < math.inf else known
             limits = replace(self.job.limits, max_kernel_ops=kernels)
             job = replace(self.job, limits=limits, bound=bound)
             reserve = min(self.options.time_budget / 2, self.options.keep * self.verify_seconds)
@@ -300,7 +312,7 @@ class Search:
         )
         return SearchResult(
             out,
-            baseline,
+            to_beat,
             self.stats,
             complete,
             elapsed,

@@ -4,6 +4,7 @@ accum_rescale, proven equal, and finite where exp of the raw scores overflows f1
 
 from __future__ import annotations
 
+import math
 import shutil
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 from mirage.passes.linalg.to_kernel import ConvertLinalgToKernelPass
+from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.fusion import fuse_program
 from mirage.passes.superoptimize.kernelgen import with_output_types
 from mirage.passes.superoptimize.layout import (
@@ -32,8 +34,10 @@ from mirage.passes.superoptimize.layout import (
     input_layout,
     omap_choices,
 )
+from mirage.passes.superoptimize.module_pass import PrunerFactory
 from mirage.passes.superoptimize.online import online_structure
 from mirage.passes.superoptimize.parallelize import parallelizations
+from mirage.passes.superoptimize.search import Search, SearchOptions
 from mirage.tools.registry import make_context
 
 FIXTURES = Path(__file__).resolve().parent / "data"
@@ -230,3 +234,33 @@ def test_online_kernel_matches_float64_on_the_gpu_with_large_scores() -> None:
         assert np.isfinite(got).all()
         err = np.linalg.norm(got - want) / (np.linalg.norm(want) or 1.0)
         assert err < 1e-2, err
+
+
+def test_a_program_that_overflows_f16_storage_is_replaced_by_a_slower_finite_form() -> None:
+    # At one tile of 16 queries over 4096 keys per head the model rates the one-kernel
+    # online form slower than the program's five launches; the program's exp overflows f16
+    # on the check's N(0, 1) slice, so the finite form is the better program all the same.
+    shapes = ((2, 16, 32), (2, 32, 4096), (2, 4096, 32))
+    program = build(lambda b: _plain_attention(b, shapes, "f16"))
+    target = SM_90
+    assert program_cost(_online(program), target).seconds > program_cost(program, target).seconds
+    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+    assert verifier.storage_check(program) is not None
+    options = SearchOptions(time_budget=20.0, workers=1, target=target, keep=1)
+    result = Search(program, options, PrunerFactory(None), verifier).run()
+    assert result.baseline == math.inf
+    assert any("not finite in f16/bf16 storage" in r for r in result.remarks)
+    (best,) = result.ranked
+    assert verifier.storage_check(best.graph) is None
+    _walks_keys_with_rescale(best.graph, loop=None)
+
+
+def test_a_program_finite_in_storage_keeps_its_modelled_cost_as_the_bar() -> None:
+    shapes = ((1, 16, 32), (1, 32, 4096), (1, 4096, 32))
+    program = build(lambda b: _plain_attention(b, shapes, "f32"))
+    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+    assert verifier.storage_check(program) is None
+    options = SearchOptions(time_budget=5.0, workers=1, target=SM_90, keep=1)
+    result = Search(program, options, PrunerFactory(None), verifier).run()
+    assert result.baseline == program_cost(program, SM_90).seconds
+    assert not any("storage" in r for r in result.remarks)
