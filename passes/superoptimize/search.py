@@ -32,6 +32,7 @@ from mirage.passes.superoptimize.interrupt import StopFlag, first_sigint_stops
 from mirage.passes.superoptimize.kernelgen import SearchLimits, with_output_types
 from mirage.passes.superoptimize.lowered import lowered_facts
 from mirage.passes.superoptimize.online import online_structure
+from mirage.passes.superoptimize.online_split import online_split_candidates
 from mirage.passes.superoptimize.parallelize import parallelizations
 from mirage.passes.superoptimize.partition import (
     Segment,
@@ -323,8 +324,9 @@ class Search:
         )
 
     def _seed(self) -> None:
-        """The program fused as it is, and with its softmax in online form, parallelized:
-        the first candidates (`seed.py`, `online.py`)."""
+        """The program fused as it is, and with its softmax in online form (one kernel, and
+        split over the keys: `online_split.py`), parallelized: the first candidates
+        (`seed.py`, `online.py`)."""
         assert self.options.target is not None
         if len(self.program.ops) > MAX_SEED_OPS:
             return
@@ -343,6 +345,10 @@ class Search:
             fused = fuse_program(with_output_types(graph, self.program.output_types))
             seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
             self._add(seed, source)
+            self._verify(seed)
+        for pair in online_split_candidates(self.program, self.options.target):
+            seed = Found(program_cost(pair, self.options.target).seconds, repr(pair), pair)
+            self._add(seed, "online split seed")
             self._verify(seed)
 
     def _seed_with_segments(self, deadline: float) -> None:

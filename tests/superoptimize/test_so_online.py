@@ -36,6 +36,7 @@ from mirage.passes.superoptimize.layout import (
 )
 from mirage.passes.superoptimize.module_pass import PrunerFactory
 from mirage.passes.superoptimize.online import online_structure
+from mirage.passes.superoptimize.online_split import online_split_candidates
 from mirage.passes.superoptimize.parallelize import parallelizations
 from mirage.passes.superoptimize.search import Search, SearchOptions
 from mirage.tools.registry import make_context
@@ -207,6 +208,23 @@ def _online_func() -> tuple[Graph, FuncOp]:
     return found, func_from_graph("online", found)
 
 
+def _split_func() -> tuple[Graph, FuncOp]:
+    program = _torch_export("softmax_attention_float16.mlir")
+    (pair, *_) = online_split_candidates(program, SM_90)
+    return pair, func_from_graph("online_split", pair)
+
+
+def test_online_split_pair_assembles_with_ptxas() -> None:
+    if shutil.which("ptxas") is None:
+        pytest.skip("ptxas is not installed")
+    from mirage.lowering.ptx.compile import compile_function
+
+    _, func = _split_func()
+    program = compile_function(func, "sm_90a", assemble=True)
+    assert program.cubin and program.ptx.count(".entry") == 2
+    assert len(program.launches) == 2
+
+
 def test_online_kernel_assembles_with_ptxas() -> None:
     if shutil.which("ptxas") is None:
         pytest.skip("ptxas is not installed")
@@ -227,6 +245,24 @@ def test_online_kernel_matches_float64_on_the_gpu_with_large_scores() -> None:
     program = compile_function(func, default_arch())
     rng = np.random.default_rng(11)
     for scale in (1.0, 4.0):  # at 4 the scaled scores have deviation 16: exp(s) overflows f16
+        inputs = [rng.standard_normal(t.shape) * scale for t in graph.args]
+        result = run_program(program, inputs)  # outputs are poisoned before the launch
+        (want,) = evaluate(graph, result.inputs, FloatDomain(np.float64))
+        (got,) = result.outputs
+        assert np.isfinite(got).all()
+        err = np.linalg.norm(got - want) / (np.linalg.norm(want) or 1.0)
+        assert err < 1e-2, err
+
+
+@pytest.mark.gpu
+def test_online_split_pair_matches_float64_on_the_gpu_with_large_scores() -> None:
+    from mirage.lowering.ptx.compile import compile_function
+    from mirage.lowering.runtime.gpu_run import default_arch, run_program
+
+    graph, func = _split_func()
+    program = compile_function(func, default_arch())
+    rng = np.random.default_rng(12)
+    for scale in (1.0, 4.0):
         inputs = [rng.standard_normal(t.shape) * scale for t in graph.args]
         result = run_program(program, inputs)  # outputs are poisoned before the launch
         (want,) = evaluate(graph, result.inputs, FloatDomain(np.float64))
@@ -264,3 +300,43 @@ def test_a_program_finite_in_storage_keeps_its_modelled_cost_as_the_bar() -> Non
     result = Search(program, options, PrunerFactory(None), verifier).run()
     assert result.baseline == program_cost(program, SM_90).seconds
     assert not any("storage" in r for r in result.remarks)
+
+
+def test_few_queries_over_many_keys_split_the_keys_over_the_grid_and_combine_by_maxima() -> None:
+    shapes = ((2, 16, 32), (2, 32, 4096), (2, 4096, 32))
+    program = build(lambda b: _plain_attention(b, shapes, "f16"))
+    pairs = online_split_candidates(program, SM_90)
+    assert pairs
+    pair = pairs[0]
+    first, combine = pair.ops
+    assert first.ints_attr("grid")[2] > 1  # the keys split over grid z
+    assert combine.int_attr("forloop_range") == first.ints_attr("grid")[2]
+    assert [o.kind for o in combine.body.ops].count("accum_rescale") == 2  # type: ignore[union-attr]
+    # cheaper than one kernel walking every key in each block
+    assert program_cost(pair, SM_90).seconds < program_cost(_online(program), SM_90).seconds
+    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+    verdict = verifier.verify(pair)
+    assert verdict.equivalent, verdict
+    assert verifier.storage_check(program) is not None
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.standard_normal(s) for s in shapes)
+    q *= 1.5  # scores past exp's f16 range
+    assert (q @ k).max() > 12
+    half = FloatDomain(np.float32, round_to_storage=True)
+    (want,) = evaluate(program, [q, k, v], FloatDomain())
+    (got,) = evaluate(pair, [q, k, v], half)
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)
+
+
+def test_no_split_pair_where_ops_follow_the_weighted_sum() -> None:
+    shapes = ((2, 16, 32), (2, 32, 4096), (2, 4096, 32))
+
+    def then_exp(b: KernelBuilder) -> None:
+        q, k, v = (b.input(s, "f16") for s in shapes)
+        e = b.exp(b.matmul(q, k))
+        b.output(b.exp(b.matmul(b.div(e, b.reduce_sum(e, 2)), v)))
+
+    program = build(then_exp)
+    assert online_structure(program) is not None
+    assert online_split_candidates(program, SM_90) == []
