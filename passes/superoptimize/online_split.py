@@ -214,7 +214,10 @@ def _combine(first: Op, pattern: Pattern, target: Target) -> Op | None:
     dims = [numer.shape[omap[g]] if omap[g] >= 0 else 1 for g in range(2)]
     best: Op | None = None
     best_cost = 0.0
-    for gx, gy in itertools.product(divisors(dims[0]), divisors(dims[1])):
+    # A grid dim over dim 0 (the batch) takes it whole, as the first kernel does: a pair
+    # separable along the batch is verified one batch slice at a time.
+    extents = [[d] if omap[g] == 0 else divisors(d) for g, d in enumerate(dims)]
+    for gx, gy in itertools.product(*extents):
         if gx * gy > MAX_BLOCKS:
             continue
         for block in BLOCK_SIZES:
