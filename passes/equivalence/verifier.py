@@ -232,9 +232,17 @@ class ReferenceFingerprint:
         self.stored = ContractingDomain(FloatDomain(np.float32, round_to_storage=True))
         """Where the program keeps f16 or bf16 tensors: float32 with every stored tensor
         rounded to its dtype, as a device kernel writes it."""
-        own = error_bound(self.facts, self.facts).tests_for(self.options.error_bound)
-        for i in range(min(own or 1, self.options.max_tests)):
-            self.test(i)
+        self.sliceable = (
+            self.batch is not None
+            and sum(t.numel for t in reference.args) >= self.options.slice_elements
+        )
+        """Separable candidates of this reference are tested one batch slice at a time."""
+        if not self.sliceable:
+            # drawn here so that the first candidate's time is its own (a sliceable
+            # reference draws the tests of its batch-1 program instead, when first asked)
+            own = error_bound(self.facts, self.facts).tests_for(self.options.error_bound)
+            for i in range(min(own or 1, self.options.max_tests)):
+                self.test(i)
 
     def test(self, index: int) -> FieldTest:
         """The index-th test, drawn now if needed: tests where the reference meets a zero
@@ -329,11 +337,7 @@ class Verifier:
         # Two separable programs are equal when their batch-1 programs are: a test of one
         # slice, with an omega of its own, is a whole test of those at 1/B of the work.
         one_slice = min(max(wanted, floor), self.options.max_tests)
-        sliced = (
-            batch > 1
-            and one_slice < whole * batch
-            and sum(t.numel for t in fp.graph.args) >= self.options.slice_elements
-        )
+        sliced = fp.sliceable and batch > 1 and one_slice < whole * batch
         tested = (fp.sliced(), first_slice(candidate)) if sliced else (fp, candidate)
 
         def verdict(equivalent: bool, tests: int, **more: Any) -> Verdict:
