@@ -1,6 +1,8 @@
 """Tensor maps of TMA copies, encoded by the driver (`cuTensorMapEncodeTiled`) for the
 buffer addresses of a run and kept per (map, address): a repeated run with the same
-tensors encodes nothing, and a new tensor costs one driver call on the host."""
+tensors encodes nothing, and a new tensor costs one driver call on the host. The most
+recently used `MAX_KEPT` are kept (callers whose activations move every call, such as a
+framework's allocator, do not grow it without bound)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from mirage.lowering.runtime.errors import ArgumentError
 from mirage.lowering.runtime.program import TensorMapSpec
 
 TENSOR_MAP_BYTES = 128
+MAX_KEPT = 1024
 GLOBAL_ALIGN = 16
 """What the driver asks of a tensor map's global address."""
 
@@ -69,10 +72,12 @@ class TensorMaps:
 
     def get(self, spec: TensorMapSpec, address: int) -> np.ndarray[Any, np.dtype[np.uint64]]:
         key = (spec, address)
-        found = self._maps.get(key)
+        found = self._maps.pop(key, None)
         if found is None:
             found = np.frombuffer(encode(spec, address), dtype=np.uint64).copy()
-            self._maps[key] = found
+            if len(self._maps) >= MAX_KEPT:
+                del self._maps[next(iter(self._maps))]
+        self._maps[key] = found  # most recent last
         return found
 
 
