@@ -86,7 +86,7 @@ def _function(case: Case) -> FuncOp:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="tma_gpu.py", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="tma_gpu.py", description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--samples", type=int, default=50)
     ap.add_argument("--no-graph", action="store_true", help="time plain calls, not graph replays")
     ap.add_argument("--case", action="append", default=[], help="a case name (default: all)")
@@ -99,7 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bandwidth = measure_copy_bandwidth()
     print(f"device-to-device copy bandwidth measured here: {bandwidth / 1e12:.2f} TB/s")
     print()
-    print("| case | loads | median µs | MB moved | TB/s | of copy bandwidth | floor µs | max rel. err |")
+    columns = ["case", "loads", "median µs", "MB moved", "TB/s", "of copy bandwidth"]
+    columns += ["floor µs", "max rel. err"]
+    print("| " + " | ".join(columns) + " |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for i, case in enumerate(cases):
         for loads in ("cp-async", "tma"):

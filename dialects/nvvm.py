@@ -385,7 +385,9 @@ class BarrierSyncOp(IRDLOperation):
         if not 0 <= bid < 16:
             raise VerifyException(f"named barrier id must be in 0..15, got {bid}")
         if n < 32 or n % 32:
-            raise VerifyException(f"bar.sync thread count must be a positive multiple of 32, got {n}")
+            raise VerifyException(
+                f"bar.sync thread count must be a positive multiple of 32, got {n}"
+            )
 
 
 @irdl_op_definition

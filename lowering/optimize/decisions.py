@@ -510,7 +510,9 @@ class TensorMapAttr(ParametrizedAttribute):
                 f"{self.row_stride.data}"
             )
         if self.swizzle.data not in (0, 32, 64, SWIZZLE_BYTES):
-            raise VerifyException(f"tensor map swizzle must be 0, 32, 64 or 128, got {self.swizzle.data}")
+            raise VerifyException(
+                f"tensor map swizzle must be 0, 32, 64 or 128, got {self.swizzle.data}"
+            )
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<source {self.source.data}, dims ")

@@ -233,7 +233,8 @@ class Plan:
     def describe(self) -> str:
         lines = [
             f"threads {self.threads}, loop {self.loops}, stages {self.stages}, "
-            f"loads {self.loads}, shared memory {self.smem_bytes} bytes, {self.barriers} barrier(s) per iteration"
+            f"loads {self.loads}, shared memory {self.smem_bytes} bytes, "
+            f"{self.barriers} barrier(s) per iteration"
         ]
         for v in sorted(self.tiles):
             lines.append(f"  %{v}: {self.tiles[v].describe()}")

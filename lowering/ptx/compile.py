@@ -9,9 +9,9 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, SSAValue
 
 from mirage.dialects.ugraph.convert import type_from_ir
+from mirage.lowering.optimize.decisions import TENSOR_MAPS, TensorMapAttr
 from mirage.lowering.ptx.emit import check_arch, lowered, ptx_from_llvm_ir
 from mirage.lowering.ptx.llvm_ir import to_llvmlite
-from mirage.lowering.optimize.decisions import TENSOR_MAPS, TensorMapAttr
 from mirage.lowering.runtime.program import (
     BufferSpec,
     CompiledProgram,
@@ -70,7 +70,7 @@ def launches_of(
                 swizzle=m.swizzle.data,
                 dtype=m.dtype.data,
             )
-            for m in (maps.data if isinstance(maps, ArrayAttr) else ())
+            for m in (cast(ArrayAttr[Attribute], maps).data if isinstance(maps, ArrayAttr) else ())
             if isinstance(m, TensorMapAttr)
         )
         launches.append(

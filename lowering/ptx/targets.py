@@ -64,7 +64,5 @@ class CubinTarget(Target):
         if "mirage.buffers" in chosen[0].attributes:  # lowered already (-p lower-to-llvm)
             program = compile_lowered(module, chosen[0], self.arch, assemble=True)
         else:
-            program = compile_function(
-                chosen[0], self.arch, assemble=True, loads=self.loads
-            )
+            program = compile_function(chosen[0], self.arch, assemble=True, loads=self.loads)
         output.write(program.to_json())

@@ -97,7 +97,7 @@ class TensorMapSpec:
 
     def __post_init__(self) -> None:
         b = self.buffer
-        if isinstance(b, bool) or not isinstance(b, int) or b < 0:
+        if isinstance(b, bool) or not isinstance(b, int) or b < 0:  # pyright: ignore[reportUnnecessaryIsInstance]
             raise ProgramError(f"tensor map buffer must be a buffer index, got {b!r}")
         dims = _dims("tensor map dims", self.dims)
         object.__setattr__(self, "dims", dims)
@@ -178,7 +178,9 @@ class KernelLaunch:
         maps: list[Any] = list(self.tensor_maps)  # pyright: ignore[reportUnknownArgumentType]
         for m in maps:
             if not isinstance(m, TensorMapSpec):
-                raise ProgramError(f"tensor maps of kernel {self.name} must be TensorMapSpec values")
+                raise ProgramError(
+                    f"tensor maps of kernel {self.name} must be TensorMapSpec values"
+                )
         object.__setattr__(self, "tensor_maps", tuple(maps))
 
     @property
@@ -271,11 +273,7 @@ class CompiledProgram:
                 "block": list(k.block),
                 "shared_bytes": k.shared_bytes,
                 "args": list(k.args),
-                **(
-                    {"tensor_maps": [m.to_dict() for m in k.tensor_maps]}
-                    if k.tensor_maps
-                    else {}
-                ),
+                **({"tensor_maps": [m.to_dict() for m in k.tensor_maps]} if k.tensor_maps else {}),
             }
             for k in self.launches
         ]

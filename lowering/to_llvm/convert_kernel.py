@@ -114,9 +114,7 @@ def lower_function(f: func.FuncOp, arch: str, loads: str | None = None) -> _Lowe
         lowered.kernels.append(kernel)
         args: list[SSAValue] = [entry.args[buffer_of[o]] for o in op.operands]
         args += [entry.args[buffer_of[r]] for r in results]
-        launch = _launch(
-            entry, kernel_name, grid, launch_block(plan, block), plan.smem_bytes, args
-        )
+        launch = _launch(entry, kernel_name, grid, launch_block(plan, block), plan.smem_bytes, args)
         maps = plan.tensor_maps()
         if maps:
             launch.attributes[TENSOR_MAPS] = ArrayAttr([TensorMapAttr.of(m) for m in maps])

@@ -165,9 +165,7 @@ RULES: dict[type[Operation], Rule] = {
         "[$0], [$1, {$2, $3}], [$4];",
         "r,l,r,r,r,~{memory}",
     ),
-    nvvm.MBarrierArriveOp: _asm_effect(
-        "mbarrier.arrive.shared::cta.b64 _, [$0];", "r,~{memory}"
-    ),
+    nvvm.MBarrierArriveOp: _asm_effect("mbarrier.arrive.shared::cta.b64 _, [$0];", "r,~{memory}"),
     nvvm.BarrierSyncOp: _bar_sync,
     nvvm.FenceProxyAsyncSharedOp: _asm_effect("fence.proxy.async.shared::cta;", "~{memory}"),
     nvvm.FenceMBarrierInitOp: _asm_effect("fence.mbarrier_init.release.cluster;", "~{memory}"),

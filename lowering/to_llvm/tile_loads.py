@@ -9,21 +9,58 @@ tasks themselves are the `KernelEmitter`'s.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from xdsl.dialects import llvm
 from xdsl.ir import Block, Operation, SSAValue
 
 from mirage.dialects import nvvm
 from mirage.dialects.shapes import dim_factors
+from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize.layout import SWIZZLE_ATOM, SWIZZLE_BYTES, Tile
 from mirage.lowering.optimize.load_plan import BULK_ROWS, TMA, stage_bytes
-from mirage.lowering.optimize.plan import Plan
+from mirage.lowering.optimize.plan import Plan, Task
 from mirage.lowering.to_llvm.builder import Builder, Int
 
-if TYPE_CHECKING:
-    from mirage.lowering.to_llvm.kernel import KernelEmitter
+
+class KernelEmitter(Protocol):
+    """What a load strategy uses of the kernel it emits into (`kernel.KernelEmitter`)."""
+
+    b: Builder
+    plan: Plan
+    graph: Graph
+    producer: dict[int, tuple[int, Op]]
+
+    @property
+    def params(self) -> Sequence[SSAValue]: ...
+    @property
+    def tensor_map_params(self) -> Sequence[SSAValue]: ...
+
+    tid: Int
+    bid: list[Int]
+    smem: SSAValue
+    smem32: Int
+    iteration: Int
+    stage_index: Int
+
+    def tile(self, v: int) -> Tile: ...
+    def smem_ptr(self, byte_offset: Int) -> SSAValue: ...
+    def element_offset(self, t: Tile, coords: Sequence[Int]) -> Int: ...
+    def for_each(
+        self,
+        count: int,
+        body: Callable[[Int], None],
+        threads: int | None = None,
+        first: Int | None = None,
+    ) -> None: ...
+    def for_each_chunk(
+        self, shape: Sequence[int], vec: int, body: Callable[[list[Int]], None]
+    ) -> None: ...
+    def run_task(self, task: Task) -> None: ...
+    def run_phases(self, tasks: Sequence[Task]) -> None: ...
+    def run_invariant(self) -> None: ...
+
 
 CONSUMER_BARRIER = 1
 """The named barrier of the consumer warps (0 is every thread's, `bar.sync 0`)."""
@@ -393,6 +430,7 @@ def _consume(k: KernelEmitter) -> None:
 __all__ = [
     "CONSUMER_BARRIER",
     "ConsumerBuilder",
+    "KernelEmitter",
     "align_shared_base",
     "builder_for",
     "cp_async_copy",

@@ -62,14 +62,22 @@ def _reference_offset(t: Tile, row: int, col: int) -> int:
     return panel * t.panel_bytes + atom * 1024 + r8 * 128 + (chunk ^ r8) * 16 + rest
 
 
-@pytest.mark.parametrize(("shape", "dtype"), [((64, 64), "f16"), ((16, 128), "bf16"), ((2, 64), "f16"), ((8, 64), "f32")])
+def _offset(t: Tile, row: int, col: int) -> int:
+    """The emitter's swizzled offset, folded to a constant for constant coordinates."""
+    off = swizzled_offset(Builder(Block()), t, row, col)
+    assert isinstance(off, int)
+    return off
+
+
+@pytest.mark.parametrize(
+    ("shape", "dtype"), [((64, 64), "f16"), ((16, 128), "bf16"), ((2, 64), "f16"), ((8, 64), "f32")]
+)
 def test_swizzled_offsets(shape: tuple[int, int], dtype: str) -> None:
     t = Tile(shape, dtype, shape[1], swizzle=128)
-    b = Builder(Block())
     seen: set[int] = set()
     for row in range(shape[0]):
         for col in range(shape[1]):
-            off = swizzled_offset(b, t, row, col)
+            off = _offset(t, row, col)
             assert off == _reference_offset(t, row, col), (row, col)
             seen.add(off // t.esize)
     # one element per slot, all inside one stage of the tile
@@ -80,14 +88,11 @@ def test_swizzled_offsets(shape: tuple[int, int], dtype: str) -> None:
 
 def test_swizzle_moves_chunks_not_bytes_within_them() -> None:
     t = Tile((8, 64), "f16", 64, swizzle=128)
-    b = Builder(Block())
     # row 3: chunk c lands at chunk c ^ 3; the 8 elements of a chunk stay together, in order
     for c in range(8):
-        base = swizzled_offset(b, t, 3, 8 * c)
+        base = _offset(t, 3, 8 * c)
         assert base == 3 * 128 + (c ^ 3) * 16
-        assert [swizzled_offset(b, t, 3, 8 * c + e) for e in range(8)] == [
-            base + 2 * e for e in range(8)
-        ]
+        assert [_offset(t, 3, 8 * c + e) for e in range(8)] == [base + 2 * e for e in range(8)]
 
 
 # --- the planner -----------------------------------------------------------------------
@@ -187,9 +192,7 @@ def test_tensor_map_must_fit_its_buffer() -> None:
         launch.name, launch.grid, launch.block, launch.shared_bytes, launch.args, (wrong,)
     )
     with pytest.raises(ProgramError, match="over buffer 0"):
-        CompiledProgram(
-            program.ptx, program.arch, program.buffers, 2, 1, (bad,)
-        )
+        CompiledProgram(program.ptx, program.arch, program.buffers, 2, 1, (bad,))
 
 
 # --- encoding and launching, on a fake driver -------------------------------------------
@@ -206,8 +209,20 @@ class _Map:
     def __init__(self, fill: int) -> None:
         self.buf = (ctypes.c_uint8 * 128)(*([fill] * 128))
 
-    def getPtr(self) -> int:  # noqa: N802 (cuda-python's name)
+    def getPtr(self) -> int:
         return ctypes.addressof(self.buf)
+
+
+def _u64(v: int) -> tuple[str, int]:
+    return ("u64", v)
+
+
+def _u32(v: int) -> tuple[str, int]:
+    return ("u32", v)
+
+
+def _same(stream: int) -> int:
+    return stream
 
 
 def _fake_driver(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...]]]:
@@ -218,8 +233,8 @@ def _fake_driver(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, 
         CUtensorMapSwizzle=_Enum(),
         CUtensorMapL2promotion=_Enum(),
         CUtensorMapFloatOOBfill=_Enum(),
-        cuuint64_t=lambda v: ("u64", v),
-        cuuint32_t=lambda v: ("u32", v),
+        cuuint64_t=_u64,
+        cuuint32_t=_u32,
     )
     keep: list[_Map] = []
 
@@ -291,7 +306,7 @@ def test_launch_passes_tensor_maps_after_pointers(monkeypatch: pytest.MonkeyPatc
 
     calls_call = driver.call
     monkeypatch.setattr(driver, "call", capture)
-    monkeypatch.setattr(driver, "as_stream", lambda s: s)
+    monkeypatch.setattr(driver, "as_stream", _same)
     ptrs = [0x10000, 0x20000, 0x30000]
     loaded.launch(ptrs, 0)
     loaded.launch(ptrs, 0)  # the same tensors: nothing encoded again
