@@ -119,6 +119,7 @@ class PlanUgraph(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = target_for(self.arch)
+        loads = loads_for(target, self.loads)  # a bad name is an error with or without graphs
         for graph in op.walk():
             if not isinstance(graph, GraphOp):
                 continue
@@ -136,7 +137,7 @@ class PlanUgraph(ModulePass):
                     graph.loop_range,
                     target,
                     forced.value.data if isinstance(forced, IntegerAttr) else None,
-                    loads_for(target, self.loads),
+                    loads,
                 )
             except PlanError as e:
                 raise LoweringError(f"{where}: {e}") from None
