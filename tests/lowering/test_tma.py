@@ -318,3 +318,36 @@ def test_launch_passes_tensor_maps_after_pointers(monkeypatch: pytest.MonkeyPatc
     assert first[3] == bytes([1] * 128) and first[4] == bytes([2] * 128)
     assert seen[1] == first
     assert seen[2][3] == bytes([3] * 128) and seen[2][4] == first[4]
+
+
+def test_tma_plan_prints_parses_and_decodes() -> None:
+    from mirage.lowering.optimize.annotate import PlanUgraph
+    from mirage.lowering.optimize.decisions import PLAN, PlanAttr, decode
+    from mirage.tools.registry import make_context
+
+    module = parse_module(TMA.read_text())
+    PlanUgraph("sm_90a", "tma").apply(make_context(), module)
+    reparsed = parse_module(str(module))
+    assert str(reparsed) == str(module)
+    for name in ("stream", "stream_wide", "running_max"):
+        (op,) = [o for o in graph_from_func(get_func(reparsed, name)).ops if o.kind == "graph"]
+        attr = op.annotation(PLAN)
+        assert isinstance(attr, PlanAttr)
+        decoded = decode(op, attr)
+        fresh = _plan(TMA, name, "tma")
+        assert decoded.loads == "tma" and decoded.tensor_maps() == fresh.tensor_maps()
+        for field in Plan.__dataclass_fields__:
+            if field != "graph":
+                assert getattr(decoded, field) == getattr(fresh, field), field
+
+
+def test_swizzle_on_a_tile_is_checked() -> None:
+    from xdsl.utils.exceptions import VerifyException
+
+    text = "#mirage.tile<64x48xf16, offset 0, swizzle 128>"
+    with pytest.raises(VerifyException, match="rows of a multiple of 128 bytes, got 64x48xf16"):
+        parse_module(f'"test.op"() {{t = {text}}} : () -> ()').verify()
+    with pytest.raises(VerifyException, match="swizzle must be 0 or 128, got 64"):
+        parse_module(
+            '"test.op"() {t = #mirage.tile<64x64xf16, offset 0, swizzle 64>} : () -> ()'
+        ).verify()
