@@ -27,10 +27,8 @@ def test_scalar_table_covers_every_elementwise_kind() -> None:
     assert set(SCALAR_OPS) == set(ELEMENTWISE_KINDS)
 
 
-def _compile(path: Path, func: str, arch: str, bulk_copy: bool | None = None) -> CompiledProgram:
-    return compile_function(
-        get_func(parse_module(path.read_text()), func), arch, bulk_copy=bulk_copy
-    )
+def _compile(path: Path, func: str, arch: str, loads: str | None = None) -> CompiledProgram:
+    return compile_function(get_func(parse_module(path.read_text()), func), arch, loads=loads)
 
 
 def _assembles(program: CompiledProgram) -> str:
@@ -120,7 +118,7 @@ def test_cubin_target_writes_a_loadable_descriptor(tmp_path: Path) -> None:
 
 @needs_ptxas
 def test_bulk_copies_on_request() -> None:
-    program = _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_90a", True)
+    program = _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_90a", "bulk-rows")
     ptx = program.ptx
     for needed in (
         "mbarrier.init.shared::cta.b64",
@@ -134,7 +132,7 @@ def test_bulk_copies_on_request() -> None:
     # sm_80 has no bulk copies: the same request gives cp.async there
     assert (
         "cp.async.bulk"
-        not in _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_80", True).ptx
+        not in _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_80", "bulk-rows").ptx
     )
 
 
