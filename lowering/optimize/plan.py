@@ -672,6 +672,8 @@ class Planner:
             return False
         for v in p.streamed:
             t = p.tiles[v]
+            if self.producer[v][1].viewed:
+                return False  # rows of a strided view are not the rows of the tensor
             full = p.graph.type_of(self.producer[v][1].operands[0]).shape
             if (t.shape[-1] * t.esize) % 16 or (full[-1] * t.esize) % 16:
                 return False

@@ -50,6 +50,15 @@ def vector_width(inner: int, esize: int, limit_bytes: int = 16) -> int:
     return v
 
 
+def contiguous_run(tile: Sequence[int], strides: Sequence[int]) -> int:
+    """Elements of a tile's last dim that may go in one vector access of global memory: all
+    of them where the dim is contiguous (stride 1) and every other stride keeps the runs
+    aligned, one where the view reads the dim strided (a transposed operand)."""
+    if strides[-1] != 1 and tile[-1] > 1:
+        return 1
+    return math.gcd(tile[-1], *strides[:-1]) if len(strides) > 1 else tile[-1]
+
+
 def _coords(b: Builder, linear: Int, shape: Sequence[int]) -> list[Int]:
     """Row-major coordinates of `linear` in `shape`."""
     out: list[Int] = [0] * len(shape)
@@ -272,11 +281,11 @@ class KernelEmitter:
         b = self.b
         _, op = self.producer[v]
         src_value = op.operands[0]
-        full = self.graph.type_of(src_value).shape
+        full, view_strides = op.layout(self.graph.type_of(src_value).shape)
         t = self.tile(v)
         imap = op.ints_attr("imap")
         fdim = op.int_attr("forloop_dim")
-        fstrides = [math.prod(full[d + 1 :]) for d in range(len(full))]
+        fstrides = list(view_strides)
         base: Int = 0
         for d, n in enumerate(t.shape):
             off: Int = 0
@@ -534,14 +543,14 @@ class KernelEmitter:
         b = self.b
         _, op = self.producer[v]
         src_value = op.operands[0]
-        full = self.graph.type_of(src_value).shape
+        full, view_strides = op.layout(self.graph.type_of(src_value).shape)
         t = self.tile(v)
         esize = t.esize
         imap = op.ints_attr("imap")
         fdim = op.int_attr("forloop_dim")
         grid = self.plan.grid
         loops = self.plan.loops
-        fstrides = [math.prod(full[d + 1 :]) for d in range(len(full))]
+        fstrides = list(view_strides)
         base: Int = 0
         for d, n in enumerate(t.shape):
             off: Int = 0
@@ -549,7 +558,7 @@ class KernelEmitter:
                 coord = self.bid[axis] if axis < 3 else iteration
                 off = b.add(b.mul(off, parts), coord)
             base = b.add(base, b.mul(off, n * fstrides[d]))
-        vec = vector_width(math.gcd(t.shape[-1], full[-1]), esize)
+        vec = vector_width(contiguous_run(t.shape, fstrides), esize)
         nbytes = vec * esize
         gptr = self.params[src_value]
         tile_base: Int = t.offset
@@ -581,13 +590,13 @@ class KernelEmitter:
         src = op.operands[0]
         out_index = self.graph.outputs.index(self._result(task.op))
         gptr = self.params[len(self.graph.args) + out_index]
-        full = op.results[0].shape
+        _, view_strides = op.layout(op.results[0].shape)
         dtype = op.results[0].dtype
         esize = DTYPE_BYTES[dtype]
         shape = self.graph.type_of(src).shape
         omap = op.ints_attr("omap")
         grid = self.plan.grid
-        fstrides = [math.prod(full[d + 1 :]) for d in range(len(full))]
+        fstrides = list(view_strides)
         base: Int = 0
         for d, n in enumerate(shape):
             off: Int = 0
@@ -595,7 +604,7 @@ class KernelEmitter:
                 off = b.add(b.mul(off, parts), self.bid[axis])
             base = b.add(base, b.mul(off, n * fstrides[d]))
         vec = self._vec(shape, [], [src])
-        vec = math.gcd(vec, vector_width(shape[-1], esize))
+        vec = math.gcd(vec, vector_width(contiguous_run(shape, fstrides), esize))
         galign = math.gcd(16, vec * esize)
 
         def body(coords: list[Int]) -> None:
