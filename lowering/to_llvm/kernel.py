@@ -281,7 +281,7 @@ class KernelEmitter:
         b = self.b
         _, op = self.producer[v]
         src_value = op.operands[0]
-        full, view_strides = op.layout(self.graph.type_of(src_value).shape)
+        _, view_strides = op.layout(self.graph.type_of(src_value).shape)
         t = self.tile(v)
         imap = op.ints_attr("imap")
         fdim = op.int_attr("forloop_dim")
@@ -543,7 +543,7 @@ class KernelEmitter:
         b = self.b
         _, op = self.producer[v]
         src_value = op.operands[0]
-        full, view_strides = op.layout(self.graph.type_of(src_value).shape)
+        _, view_strides = op.layout(self.graph.type_of(src_value).shape)
         t = self.tile(v)
         esize = t.esize
         imap = op.ints_attr("imap")

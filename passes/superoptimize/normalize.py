@@ -345,7 +345,7 @@ class _Program:
                 continue
             n = self.nodes[v]
             operands = tuple(value_of[o] if o in value_of else number[o] for o in n.operands)
-            ops.append(make_op(n.kind, operands, [n.type], **n.attrs))
+            ops.append(Op(n.kind, operands, (n.type,), tuple(sorted(n.attrs.items()))))
             value_of[v] = n_args + len(ops) - 1
         graph = Graph(
             tuple(o.type for o in origins), tuple(ops), tuple(value_of[v] for v in outputs)

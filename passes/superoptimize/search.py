@@ -26,6 +26,7 @@ from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
 from mirage.passes.superoptimize.fusion import fuse_program
 from mirage.passes.superoptimize.inline import inline_producers
+from mirage.passes.superoptimize.inplace import fold_layout_ops
 from mirage.passes.superoptimize.interfaces import EquivalenceCheck, Profiler, PruneCheck
 from mirage.passes.superoptimize.interrupt import StopFlag, first_sigint_stops
 from mirage.passes.superoptimize.kernelgen import SearchLimits, with_output_types
@@ -339,9 +340,14 @@ class Search:
         self.stats = dict(inner.stats)
         self.remarks.extend(inner.remarks)
         for r in inner.ranked:
-            found = self._priced(norm.restore(r.graph))
-            if found is not None:
-                self._add(found, "normalized")
+            restored = norm.restore(r.graph)
+            for graph, source in (
+                (restored, "normalized"),
+                (fold_layout_ops(restored), "normalized, folded"),
+            ):
+                found = self._priced(graph)
+                if found is not None:
+                    self._add(found, source)
         ranked = self._finish_verification()
         out = [Ranked(f.graph, f.seconds, None, self.verdicts.get(f.text, "")) for f in ranked]
         if self.options.profile and self.profiler is not None and out and not self.stop():

@@ -90,6 +90,7 @@ def test_strides_of_reshape_and_transpose_chains() -> None:
     a = np.arange(2 * 16 * 64).reshape(2, 16, 64)
     split = reshaped_strides((2, 16, 64), row_major((2, 16, 64)), (2, 16, 4, 16))
     assert split == (1024, 64, 16, 1)
+    assert split is not None
     shape, strides = transposed((2, 16, 4, 16), split, (0, 2, 1, 3))
     assert strides == (1024, 16, 64, 1)
     check_view((2, 16, 64), shape, strides, "q")
