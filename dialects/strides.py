@@ -24,6 +24,11 @@ def row_major(shape: Sequence[int]) -> Strides:
     return tuple(math.prod(shape[d + 1 :]) for d in range(len(shape)))
 
 
+def contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """The view reads the storage in its own order (a retype: only unit dims differ)."""
+    return all(n == 1 or s == r for n, s, r in zip(shape, strides, row_major(shape), strict=True))
+
+
 def storage_order(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
     """The logical dims from the slowest in storage to the fastest. Unit dims, whose stride
     does not matter, come first."""

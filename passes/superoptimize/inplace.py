@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mirage.dialects.opkinds import LAYOUT_KINDS
-from mirage.dialects.strides import Strides, reshaped_strides, row_major, transposed
+from mirage.dialects.strides import Strides, contiguous, reshaped_strides, row_major, transposed
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 
 Shape = tuple[int, ...]
@@ -111,6 +111,8 @@ def _into_producer(
             return None
         shape = operand
     assert strides is not None
+    if contiguous(shape, strides):
+        return None  # a retype: the reshape launches nothing
     producer = graph.ops[head]
     body = producer.body
     assert body is not None
@@ -152,6 +154,8 @@ def _into_readers(
             return None
         shape = op.results[0].shape
     assert strides is not None
+    if contiguous(shape, strides):
+        return None  # a retype: the reshape launches nothing
     replaced: dict[int, Op] = {}
     for r in readers:
         reader = graph.ops[r]

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from mirage.dialects.opkinds import LAYOUT_KINDS, SCALAR_FORMS
 from mirage.dialects.strides import (
     Strides,
+    contiguous,
     reshaped_strides,
     row_major,
     storage_order,
@@ -60,7 +61,7 @@ class Origin:
     @property
     def contiguous(self) -> bool:
         """A retype: the argument's elements in their own order, under other unit dims."""
-        return _contiguous(self.type.shape, self.strides)
+        return contiguous(self.type.shape, self.strides)
 
 
 @dataclass(frozen=True)
@@ -93,11 +94,6 @@ def normalize(program: Graph) -> Normalized | None:
     if result is None or (result.program.args, result.program.ops) == (program.args, program.ops):
         return None
     return result
-
-
-def _contiguous(shape: Shape, strides: Strides) -> bool:
-    rm = row_major(shape)
-    return all(n == 1 or s == r for n, s, r in zip(shape, strides, rm, strict=True))
 
 
 # --- a mutable copy of a kernel-level program ------------------------------------------

@@ -188,3 +188,31 @@ def test_a_constant_shift_fuses_and_comes_back_as_a_constant() -> None:
     before, after = _search(SHIFT, 15, True)
     assert _kinds(after) == ["constant", "graph"]
     _same(before, after)
+
+
+def test_the_cost_model_charges_a_strided_tile_for_its_lost_vector_accesses() -> None:
+    from dataclasses import replace
+
+    from mirage.dialects.hardware import SM_90
+    from mirage.passes.superoptimize.cost import program_cost
+
+    _, after = _search(LINEAR_BIAS, 20, True)
+    (j,) = [j for j, op in enumerate(after.ops) if op.kind == "graph"]
+    graph = after.ops[j]
+    assert graph.body is not None
+    # the same kernel reading a weight stored (k, n): no view, 16-byte accesses
+    plain_ops = tuple(
+        replace(op, attrs=tuple((k, v) for k, v in op.attrs if k not in ("view", "strides")))
+        if op.kind == "input"
+        else op
+        for op in graph.body.ops
+    )
+    k_n = (64, 96)
+    plain_args = tuple(replace(t, shape=k_n) if t.shape == (96, 64) else t for t in graph.body.args)
+    plain_body = Graph(plain_args, plain_ops, graph.body.outputs, graph.body.loop_end)
+    plain = replace(graph, body=plain_body)
+    args = tuple(replace(t, shape=k_n) if t.shape == (96, 64) else t for t in after.args)
+    ops = list(after.ops)
+    ops[j] = plain
+    contiguous = Graph(args, tuple(ops), after.outputs)
+    assert program_cost(after, SM_90).seconds > program_cost(contiguous, SM_90).seconds
