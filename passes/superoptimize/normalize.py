@@ -85,6 +85,8 @@ def normalize(program: Graph) -> Normalized | None:
     this can remove."""
     if not any(op.kind in LAYOUT_KINDS or op.kind == "constant" for op in program.ops):
         return None
+    if any(op.body is not None or len(op.results) != 1 for op in program.ops):
+        return None  # a μGraph already: its layout is its own
     work = _Program.of(program)
     work.scalar_forms()
     work.batch_reshapes()
@@ -122,7 +124,6 @@ class _Program:
     def of(program: Graph) -> _Program:
         p = _Program(program.args)
         for op, results in program.result_ids():
-            assert len(results) == 1 and op.body is None, "a program of pre-defined kernel ops"
             p.nodes[results[0]] = _Node(op.kind, list(op.operands), op.results[0], dict(op.attrs))
             p.order.append(results[0])
         p.next = program.num_values
@@ -146,9 +147,6 @@ class _Program:
         for n in self.nodes.values():
             n.operands = [new if o == old else o for o in n.operands]
         self.outputs = [new if o == old else o for o in self.outputs]
-
-    def users(self, v: int) -> list[int]:
-        return [u for u in self.order if v in self.nodes[u].operands]
 
     # rewrites ------------------------------------------------------------------------
 
@@ -504,8 +502,7 @@ class _Restorer:
 
     def _output_index(self, op: Op, k: int) -> int:
         """Which output of the found program result k of `op` is."""
-        for j, (o, rs) in enumerate(self.found.result_ids()):
-            del j
+        for o, rs in self.found.result_ids():
             if o is op:
                 return self.found.outputs.index(rs[k])
         raise KeyError(k)
