@@ -14,6 +14,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.parser import Parser
 
 from mirage.dialects.builder import KernelBuilder
+from mirage.dialects.hardware import SM_90
 from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
@@ -33,7 +34,6 @@ from mirage.passes.superoptimize.layout import (
 )
 from mirage.passes.superoptimize.online import online_structure
 from mirage.passes.superoptimize.parallelize import parallelizations
-from mirage.passes.superoptimize.target import SM_90
 from mirage.tools.registry import make_context
 
 FIXTURES = Path(__file__).resolve().parent / "data"
