@@ -339,6 +339,14 @@ class Search:
         ).run()
         self.stats = dict(inner.stats)
         self.remarks.extend(inner.remarks)
+        # the report shows the normalized search as one segment spanning the whole program
+        whole = Segment(
+            0,
+            len(self.program.ops),
+            tuple(range(len(self.program.args))),
+            tuple(dict.fromkeys(self.program.outputs)),
+        )
+        self.record.segment(whole, bool(inner.ranked), record)
         for r in inner.ranked:
             restored = norm.restore(r.graph)
             for graph, source in (

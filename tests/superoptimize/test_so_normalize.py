@@ -216,3 +216,18 @@ def test_the_cost_model_charges_a_strided_tile_for_its_lost_vector_accesses() ->
     ops[j] = plain
     contiguous = Graph(args, tuple(ops), after.outputs)
     assert program_cost(after, SM_90).seconds > program_cost(contiguous, SM_90).seconds
+
+
+def test_the_report_holds_the_normalized_search(tmp_path: Path) -> None:
+    import json
+
+    from mirage.passes.superoptimize.module_pass import SuperoptimizePass
+    from mirage.tools.registry import make_context
+
+    module = parse_module(LINEAR_BIAS)
+    SuperoptimizePass(time_budget=10, workers=1, report=str(tmp_path)).apply(make_context(), module)
+    (function,) = json.loads((tmp_path / "report.json").read_text())["functions"]
+    (segment,) = function["segments"]
+    assert segment["used"] and segment["inputs"] == 3
+    assert function["totals"]["explored"] > 0
+    assert function["outcome"] == "replaced"
