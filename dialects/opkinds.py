@@ -69,3 +69,13 @@ EPS_KINDS: tuple[str, ...] = ("rms_norm", "accum_mean_last", "accum_rms_last")
 """Kinds with an `eps` property (default 0), added to the last dim's mean before any root:
 rms_norm is x / sqrt(mean(x^2) + eps) * gain + bias (gain and bias its optional operands
 after x), accum_mean_last the mean plus eps, accum_rms_last sqrt(mean of squares + eps)."""
+
+
+LAYOUT_KINDS: tuple[str, ...] = ("reshape", "transpose")
+"""Kinds that only move elements (no arithmetic). The search never generates them: they
+are normalized away before it, into views of the operands and results of the μGraph
+(`mirage.passes.superoptimize.normalize`)."""
+
+SCALAR_FORMS: dict[str, str] = {"mul": "mul_scalar"}
+"""Binary kinds with an immediate form: `x <kind> c`, c a splat constant, is the form's op
+on x with c as its `scalar` property."""

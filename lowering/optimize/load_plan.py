@@ -95,11 +95,16 @@ def choose_loads(
     threads: int,
     tiles: dict[int, Tile],
     source_shape: Callable[[int], tuple[int, ...]],
+    viewed: Callable[[int], bool],
 ) -> str:
     """The strategy the kernel runs: `asked` where the target and every streamed tile
     allow it, else cp.async."""
     check_loads(asked)
     if asked == CP_ASYNC or not streamed or loops < 2:
+        return CP_ASYNC
+    if any(viewed(v) for v in streamed):
+        # the rows of a strided or permuted view are not the rows of the tensor, which
+        # both bulk copies and tensor maps take
         return CP_ASYNC
     if asked == BULK_ROWS:
         ok = target.bulk_copies and all(_rows_fit(tiles[v], source_shape(v)) for v in streamed)

@@ -734,6 +734,7 @@ class Planner:
             p.threads,
             p.tiles,
             lambda v: p.graph.type_of(self.producer[v][1].operands[0]).shape,
+            lambda v: self.producer[v][1].viewed,
         )
         load_plan.swizzle_streamed(p.loads, p.streamed, p.tiles)
         per_iteration = sum(p.tiles[v].copy_bytes for v in p.streamed)

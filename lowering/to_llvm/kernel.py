@@ -55,6 +55,15 @@ def vector_width(inner: int, esize: int, limit_bytes: int = 16) -> int:
     return v
 
 
+def contiguous_run(tile: Sequence[int], strides: Sequence[int]) -> int:
+    """Elements of a tile's last dim that may go in one vector access of global memory: all
+    of them where the dim is contiguous (stride 1) and every other stride keeps the runs
+    aligned, one where the view reads the dim strided (a transposed operand)."""
+    if strides[-1] != 1 and tile[-1] > 1:
+        return 1
+    return math.gcd(tile[-1], *strides[:-1]) if len(strides) > 1 else tile[-1]
+
+
 def _coords(b: Builder, linear: Int, shape: Sequence[int]) -> list[Int]:
     """Row-major coordinates of `linear` in `shape`."""
     out: list[Int] = [0] * len(shape)
@@ -392,13 +401,13 @@ class KernelEmitter:
         src = op.operands[0]
         out_index = self.graph.outputs.index(self._result(task.op))
         gptr = self.params[len(self.graph.args) + out_index]
-        full = op.results[0].shape
+        _, view_strides = op.layout(op.results[0].shape)
         dtype = op.results[0].dtype
         esize = DTYPE_BYTES[dtype]
         shape = self.graph.type_of(src).shape
         omap = op.ints_attr("omap")
         grid = self.plan.grid
-        fstrides = [math.prod(full[d + 1 :]) for d in range(len(full))]
+        fstrides = list(view_strides)
         base: Int = 0
         for d, n in enumerate(shape):
             off: Int = 0
@@ -406,7 +415,7 @@ class KernelEmitter:
                 off = b.add(b.mul(off, parts), self.bid[axis])
             base = b.add(base, b.mul(off, n * fstrides[d]))
         vec = self._vec(shape, [], [src])
-        vec = math.gcd(vec, vector_width(shape[-1], esize))
+        vec = math.gcd(vec, vector_width(contiguous_run(shape, fstrides), esize))
         galign = math.gcd(16, vec * esize)
 
         def body(coords: list[Int]) -> None:

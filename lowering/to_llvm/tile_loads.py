@@ -134,11 +134,12 @@ def tile_origin(k: KernelEmitter, v: int, iteration: Int) -> tuple[list[Int], li
     b = k.b
     _, op = k.producer[v]
     src_value = op.operands[0]
-    full = k.graph.type_of(src_value).shape
+    # a strided or permuted view on the input reads the tensor with the view's strides
+    _, view_strides = op.layout(k.graph.type_of(src_value).shape)
     t = k.tile(v)
     imap = op.ints_attr("imap")
     fdim = op.int_attr("forloop_dim")
-    fstrides = [math.prod(full[d + 1 :]) for d in range(len(full))]
+    fstrides = list(view_strides)
     origin: list[Int] = []
     for d, n in enumerate(t.shape):
         off: Int = 0
@@ -159,15 +160,14 @@ def _linear(b: Builder, coords: list[Int], strides: list[int]) -> Int:
 def cp_async_copy(k: KernelEmitter, v: int, iteration: Int, slot: Int) -> None:
     """Issue the cp.async copy of input tile `v` for `iteration` into stage `slot`, 16
     bytes (or less where the rows are narrower) per thread and instruction."""
-    from mirage.lowering.to_llvm.kernel import storage_type, vector_width
+    from mirage.lowering.to_llvm.kernel import contiguous_run, storage_type, vector_width
 
     b = k.b
     t = k.tile(v)
     esize = t.esize
     origin, fstrides, gptr = tile_origin(k, v, iteration)
-    full = k.graph.type_of(k.producer[v][1].operands[0]).shape
     base = _linear(b, origin, fstrides)
-    vec = vector_width(math.gcd(t.shape[-1], full[-1]), esize)
+    vec = vector_width(contiguous_run(t.shape, fstrides), esize)
     nbytes = vec * esize
     tile_base: Int = t.offset
     if t.stages > 1:

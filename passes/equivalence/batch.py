@@ -84,6 +84,8 @@ def _launch_is_slicewise(op: Op, batch: int) -> bool:
     cut_by: set[int] = set()
     args = len(body.args)
     for bop in body.ops:
+        if bop.kind in ("input", "output") and bop.viewed:
+            return False  # a view's dim 0 need not be its tensor's dim 0
         if bop.kind == "input":
             # The loop walking dim 0 would feed one block several batch elements.
             if bop.operands[0] >= args or bop.int_attr("forloop_dim") == 0:

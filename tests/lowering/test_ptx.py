@@ -142,3 +142,14 @@ def test_hoisted_block_ops_assemble(arch: str) -> None:
     program = _compile(DATA / "invariant.mlir", "norm_then_matmul", arch)
     _assembles(program)
     assert "mma.sync.aligned.m16n8k16" in program.ptx
+
+
+@needs_ptxas
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+@pytest.mark.parametrize("func", ["transposed_weight", "head_split_attention"])
+def test_strided_views_assemble(func: str, arch: str) -> None:
+    program = _compile(DATA / "views.mlir", func, arch)
+    _assembles(program)
+    # the transposed operand's tile is gathered element by element, the others in 16 bytes
+    assert "cp.async.ca.shared.global" in program.ptx
+    assert "cp.async.cg.shared.global" in program.ptx
