@@ -184,6 +184,10 @@ class KernelBuilder:
     def transpose(self, x: Value, permutation: Sequence[int]) -> Value:
         return self._add(kernel.TransposeOp(x, permutation))
 
+    def slice(self, x: Value, offsets: Sequence[int], sizes: Sequence[int]) -> Value:
+        new = shapes.slice_(self._shape(x), offsets, sizes)
+        return self._add(kernel.SliceOp(x, offsets, result_type=self._result(x, new, None)))
+
     def reshape(self, x: Value, shape: Sequence[int]) -> Value:
         new = shapes.reshape(self._shape(x), tuple(shape))
         return self._add(kernel.ReshapeOp(x, self._result(x, new, None)))

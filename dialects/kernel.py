@@ -149,6 +149,57 @@ class TransposeOp(_KernelLevel):
 
 
 @irdl_op_definition
+class SliceOp(_KernelLevel):
+    """A static window of the operand with unit strides: result element i is operand
+    element offsets + i. The result type gives the sizes."""
+
+    name = "kernel.slice"
+    input = operand_def(TensorType)
+    offsets = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(TensorType)
+    assembly_format = "$input `offsets` $offsets attr-dict `:` type($input) `->` type($result)"
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        offsets: Sequence[int],
+        sizes: Sequence[int] | None = None,
+        result_type: Attribute | None = None,
+    ):
+        if result_type is None:
+            it = SSAValue.get(input).type
+            assert isinstance(it, TensorType) and sizes is not None
+            shape = shapes.slice_(tuple(it.get_shape()), offsets, sizes)
+            result_type = TensorType(it.element_type, shape)
+        super().__init__(
+            operands=[input],
+            result_types=[result_type],
+            properties={"offsets": _dense_i64(offsets)},
+        )
+
+    def verify_(self) -> None:
+        super().verify_()
+        src = tensor_shape(self.input.type, "operand")
+        out = tensor_shape(self.result.type, "result")
+        assert isinstance(self.input.type, TensorType) and isinstance(self.result.type, TensorType)
+        if self.input.type.element_type != self.result.type.element_type:
+            raise VerifyException(
+                f"result element type {self.result.type.element_type} differs from the "
+                f"operand's {self.input.type.element_type} (a slice only selects elements)"
+            )
+        offsets = [int(o) for o in self.offsets.get_values()]
+        if len(out) != len(src):
+            raise VerifyException(
+                f"result rank {len(out)} differs from the operand rank {len(src)}"
+            )
+        try:
+            shapes.slice_(src, offsets, out)
+        except shapes.ShapeError as e:
+            raise VerifyException(str(e)) from e
+
+
+@irdl_op_definition
 class ReshapeOp(_KernelLevel):
     """The same elements in row-major order, under another shape."""
 
@@ -301,6 +352,7 @@ KernelDialect = Dialect(
         ConstantOp,
         TransposeOp,
         ReshapeOp,
+        SliceOp,
         GraphOp,
         *ELEMENTWISE_OPS.values(),
     ],

@@ -79,6 +79,23 @@ def concat(shapes: Sequence[Shape], dim: int) -> Shape:
     return (*first[:dim], sum(s[dim] for s in shapes), *first[dim + 1 :])
 
 
+def slice_(shape: Shape, offsets: Sequence[int], sizes: Sequence[int]) -> Shape:
+    """A static window of unit strides: result dim d holds operand elements
+    offsets[d] .. offsets[d] + sizes[d] - 1."""
+    if len(offsets) != len(shape) or len(sizes) != len(shape):
+        raise ShapeError(
+            f"slice of {_fmt(shape)} needs {len(shape)} offsets and sizes, got "
+            f"{len(offsets)} offsets and {len(sizes)} sizes"
+        )
+    for d, (n, o, k) in enumerate(zip(shape, offsets, sizes, strict=True)):
+        if o < 0 or k < 1 or o + k > n:
+            raise ShapeError(
+                f"slice [{o}, {o + k}) of dim {d} is outside its extent {n} "
+                "(offsets must be >= 0, sizes >= 1)"
+            )
+    return tuple(sizes)
+
+
 def transpose(shape: Shape, permutation: Sequence[int]) -> Shape:
     """Result dim i is operand dim permutation[i]."""
     if sorted(permutation) != list(range(len(shape))):

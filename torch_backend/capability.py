@@ -29,10 +29,10 @@ log = logging.getLogger("mirage.torch")
 DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
 """The element types the kernels compute in."""
 DATA_MOVEMENT = frozenset(
-    {"kernel.reshape", "kernel.transpose", "kernel.concat", "kernel.constant"}
+    {"kernel.reshape", "kernel.transpose", "kernel.slice", "kernel.concat", "kernel.constant"}
 )
 """Kernel ops that compute nothing: a subgraph of only these stays in PyTorch (a view there)."""
-SUPPORT_VERSION = f"support-2 torch {torch.__version__}"
+SUPPORT_VERSION = f"support-3 torch {torch.__version__}"
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,12 @@ def _apply(op: Op, args: list[V], domain: Domain[V], lead: int) -> list[V]:
     if kind == "transpose":
         perm = [*range(lead), *(lead + p for p in op.ints_attr("permutation"))]
         return [domain.restructure(args[0], lambda a: a.transpose(perm))]
+    if kind == "slice":
+        window = tuple(
+            slice(o, o + n)
+            for o, n in zip(op.ints_attr("offsets"), op.results[0].shape, strict=True)
+        )
+        return [domain.restructure(args[0], lambda a: a[(*(slice(None),) * lead, *window)])]
     if kind == "reshape":
         shape = op.results[0].shape
         return [domain.restructure(args[0], lambda a: a.reshape((*a.shape[:lead], *shape)))]

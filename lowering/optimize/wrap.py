@@ -231,7 +231,7 @@ def copy_op(ty: TensorType) -> Op:
     return _graph_op((0,), (ty,), ty, grid, 1, build)
 
 
-UNWRAPPED = frozenset({"graph", "constant", "transpose", "reshape"})
+UNWRAPPED = frozenset({"graph", "constant", "transpose", "slice", "reshape"})
 """Kernel ops left as they are: graphs, and the ops with no block-level form (lowered to
 kernels of their own, or, for reshape, to no kernel at all)."""
 

@@ -39,7 +39,13 @@ from mirage.lowering.optimize.plan import PlanError
 from mirage.lowering.optimize.wrap import wrap_graph
 from mirage.lowering.to_llvm.builder import GLOBAL_PTR
 from mirage.lowering.to_llvm.kernel import SMEM_SYMBOL, KernelEmitter, smem_global
-from mirage.lowering.to_llvm.simple_kernels import THREADS, fill_kernel, grid_for, transpose_kernel
+from mirage.lowering.to_llvm.simple_kernels import (
+    THREADS,
+    fill_kernel,
+    grid_for,
+    slice_kernel,
+    transpose_kernel,
+)
 from mirage.lowering.to_llvm.tile_loads import launch_block
 
 KERNEL_MODULE = "mirage_kernels"
@@ -83,10 +89,13 @@ def lower_function(f: func.FuncOp, arch: str, loads: str | None = None) -> _Lowe
         if op.kind == "reshape":
             continue
         kernel_name = f"{name}_k{index}"
-        if op.kind in ("constant", "transpose"):
+        if op.kind in ("constant", "transpose", "slice"):
             out_type = op.results[0]
             if op.kind == "constant":
                 kernel = fill_kernel(kernel_name, out_type, op.float_attr("value"))
+            elif op.kind == "slice":
+                src_type = g.type_of(op.operands[0])
+                kernel = slice_kernel(kernel_name, src_type, out_type, op.ints_attr("offsets"))
             else:
                 src_type = g.type_of(op.operands[0])
                 kernel = transpose_kernel(

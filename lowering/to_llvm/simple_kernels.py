@@ -1,6 +1,6 @@
-"""Kernels for the kernel ops that have no block-level form: `kernel.constant` (a fill)
-and `kernel.transpose` (a permuting copy). `kernel.reshape` needs no kernel: its result is
-its operand's buffer under another shape."""
+"""Kernels for the kernel ops that have no block-level form: `kernel.constant` (a fill),
+`kernel.transpose` (a permuting copy) and `kernel.slice` (a copy of a window).
+`kernel.reshape` needs no kernel: its result is its operand's buffer under another shape."""
 
 from __future__ import annotations
 
@@ -59,10 +59,29 @@ def transpose_kernel(
     name: str, src: TensorType, out: TensorType, permutation: Sequence[int]
 ) -> llvm.FuncOp:
     """out[i_0, ..., i_r] = src[j] with j[permutation[d]] = i_d; writes are coalesced."""
+    return _gather_kernel(name, src, out, permutation, (0,) * len(src.shape))
+
+
+def slice_kernel(
+    name: str, src: TensorType, out: TensorType, offsets: Sequence[int]
+) -> llvm.FuncOp:
+    """out[i] = src[offsets + i], a window of unit strides; writes are coalesced."""
+    return _gather_kernel(name, src, out, tuple(range(len(src.shape))), offsets)
+
+
+def _gather_kernel(
+    name: str,
+    src: TensorType,
+    out: TensorType,
+    permutation: Sequence[int],
+    offsets: Sequence[int],
+) -> llvm.FuncOp:
+    """out[i] = src[j] with j[permutation[d]] = offsets[permutation[d]] + i_d."""
     func, b, args = _kernel(name, 2)
     n = out.numel
     esize = DTYPE_BYTES[out.dtype]
     src_strides = [math.prod(src.shape[d + 1 :]) for d in range(len(src.shape))]
+    base = sum(o * s for o, s in zip(offsets, src_strides, strict=True))
     first = _index(b)
     ty = storage_type(src.dtype)
     src_esize = DTYPE_BYTES[src.dtype]
@@ -70,7 +89,7 @@ def transpose_kernel(
         i = b.add(first, k * THREADS * grid_for(n)[0])
         with b.if_(b.icmp("ult", i, n)):
             rest: Int = i
-            offset: Int = 0
+            offset: Int = base
             for d in range(len(out.shape) - 1, -1, -1):
                 c = b.urem(rest, out.shape[d]) if d else rest
                 rest = b.udiv(rest, out.shape[d]) if d else 0

@@ -59,6 +59,8 @@ def _slicewise(op: Op, operands: list[tuple[int, ...]], batch: int) -> bool:
         return len(operands[0]) >= 2
     if kind == "transpose":
         return op.ints_attr("permutation")[0] == 0
+    if kind == "slice":  # dim 0 kept whole: slice i is the slice of operand slice i
+        return op.ints_attr("offsets")[0] == 0 and op.results[0].shape[0] == batch
     if kind == "reshape":
         # Row-major: with dim 0 kept at the same extent, element (i, rest) stays in slice i.
         return True

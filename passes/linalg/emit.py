@@ -162,6 +162,11 @@ class Emitter:
                 shape[d] = 1
                 v = self._add(cls(v, d, 1, self._type(tuple(shape), want, t)))
             return v
+        if kind == "slice":
+            v = self.emit(term.operands[0])
+            return self._add(
+                kernel.SliceOp(v, term.attr, result_type=self._type(term.shape, _dtype(v), t))  # type: ignore[arg-type]
+            )
         if kind == "concat":
             vs = [self.emit(o) for o in term.operands]
             return self._add(kernel.ConcatOp(vs, term.attr, self._type(term.shape, want, t)))  # type: ignore[arg-type]

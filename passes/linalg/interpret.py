@@ -32,6 +32,7 @@ from xdsl.dialects.linalg.abstract_ops import ConvOperation, NamedOperation, Poo
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
+from mirage.dialects import shapes
 from mirage.passes.linalg.errors import ConversionError
 from mirage.passes.linalg.scalar_match import find_combiner
 from mirage.passes.linalg.terms import Shape, Term, TermGraph
@@ -120,6 +121,33 @@ def _static_shape(
     return shape, dtype
 
 
+def _static_window(
+    op: Operation,
+    tensor_value: SSAValue,
+    offsets: Sequence[SSAValue],
+    sizes: Sequence[SSAValue],
+    strides: Sequence[SSAValue],
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The static offsets and sizes of a tensor.extract_slice or tensor.insert_slice of unit
+    strides, each checked against the tensor it windows."""
+    assert isinstance(op, tensor.ExtractSliceOp | tensor.InsertSliceOp)
+    if offsets or sizes or strides:
+        raise ConversionError(
+            op, "has dynamic offsets, sizes or strides; only static ones are supported"
+        )
+    steps = [int(s) for s in op.static_strides.get_values()]
+    if any(s != 1 for s in steps):
+        raise ConversionError(op, f"has strides {steps}; only unit strides are supported")
+    shape, _ = _static_shape(tensor_value.type, op, "sliced tensor")
+    window_offsets = tuple(int(o) for o in op.static_offsets.get_values())
+    window_sizes = tuple(int(n) for n in op.static_sizes.get_values())
+    try:
+        shapes.slice_(shape, window_offsets, window_sizes)
+    except shapes.ShapeError as e:
+        raise ConversionError(op, str(e)) from None
+    return window_offsets, window_sizes
+
+
 def _live_ops(block: Block) -> set[Operation]:
     """Ops whose results reach the terminator (through nested bodies too)."""
     live: set[Operation] = set()
@@ -149,6 +177,9 @@ class Interpreter:
         self.scalars: dict[SSAValue, float] = {}
         self.constants: list[LiftedConstant] = []
         self.deferred: dict[SSAValue, ConversionError] = {}
+        self.partials: dict[SSAValue, tuple[int, list[tuple[int, int, int]]]] = {}
+        """Tensors built by tensor.insert_slice that still hold undefined parts: the dim
+        they are cut along and their parts (start, stop, term or EMPTY)."""
 
     # --- the function -----------------------------------------------------------------
 
@@ -244,10 +275,88 @@ class Interpreter:
             dim = op.dim.value.data
             ins = [self.value(v, op) for v in op.inputs]
             self.values[op.result] = self.graph.concat(ins, dim)
+        elif isinstance(op, tensor.ExtractSliceOp):
+            self.extract_slice(op)
+        elif isinstance(op, tensor.InsertSliceOp):
+            self.insert_slice(op)
         elif op.dialect_name() in ("scf", "cf") or isinstance(op, func.CallOp):
             raise ConversionError(op, "is control flow; only straight-line programs are supported")
         else:
             raise ConversionError(op, "is not supported by convert-linalg-to-kernel")
+
+    # --- slices -----------------------------------------------------------------------
+
+    def extract_slice(self, op: tensor.ExtractSliceOp) -> None:
+        offsets, sizes = _static_window(op, op.source, op.offsets, op.sizes, op.strides)
+        shape, _ = _static_shape(op.result.type, op, "result")
+        window = self.graph.slice(self.value(op.source, op), offsets, sizes)
+        # a rank-reducing slice (x[..., 0]) drops unit dims: a reshape
+        self.values[op.result] = self.graph.reshape(window, shape)
+
+    def insert_slice(self, op: tensor.InsertSliceOp) -> None:
+        """dest with a window replaced by source: a concatenation along the one dim that
+        the window does not cover whole, of dest's parts before and after it and source.
+        Parts of a tensor.empty stay undefined until every element is written."""
+        offsets, sizes = _static_window(op, op.dest, op.offsets, op.sizes, op.strides)
+        shape, _ = _static_shape(op.dest.type, op, "destination")
+        cut = [d for d in range(len(shape)) if sizes[d] != shape[d]]
+        if len(cut) > 1:
+            raise ConversionError(
+                op,
+                f"inserts a window {list(sizes)} of {list(shape)} cut in dims {cut}; only a "
+                "window cut in one dim (a concatenation) is supported",
+            )
+        source = self.graph.reshape(self.value(op.source, op), sizes)
+        if not cut:
+            self.values[op.result] = source
+            self.partials.pop(op.result, None)
+            return
+        dim = cut[0]
+        parts = self._parts(op.dest, dim, shape[dim], op)
+        lo, hi = offsets[dim], offsets[dim] + sizes[dim]
+        out: list[tuple[int, int, int]] = []
+        for start, stop, t in parts:
+            for a, b in ((start, min(stop, lo)), (max(start, hi), stop)):
+                if a < b:
+                    out.append((a, b, self._window(t, dim, a - start, b - a, shape)))
+        out.append((lo, hi, source))
+        out.sort()
+        if any(t == EMPTY for _, _, t in out):
+            self.partials[op.result] = (dim, out)
+            self.values[op.result] = EMPTY
+            return
+        self.partials.pop(op.result, None)
+        terms = [t for _, _, t in out]
+        self.values[op.result] = terms[0] if len(terms) == 1 else self.graph.concat(terms, dim)
+
+    def _parts(
+        self, dest: SSAValue, dim: int, extent: int, user: Operation
+    ) -> list[tuple[int, int, int]]:
+        """dest as consecutive parts along `dim`: (start, stop, term or EMPTY)."""
+        partial = self.partials.get(dest)
+        if partial is not None:
+            pdim, parts = partial
+            if pdim != dim:
+                raise ConversionError(
+                    user,
+                    f"inserts along dim {dim} into a tensor partly written along dim {pdim}; "
+                    "only a concatenation along one dim is supported",
+                )
+            return parts
+        t = self.values.get(dest)
+        if t is None:
+            raise ConversionError(user, "uses a value that is not a tensor of this function")
+        return [(0, extent, t)]
+
+    def _window(self, t: int, dim: int, offset: int, size: int, shape: Shape) -> int:
+        if t == EMPTY:
+            return EMPTY
+        offsets = [offset if d == dim else 0 for d in range(len(shape))]
+        sizes = [size if d == dim else n for d, n in enumerate(shape)]
+        term = self.graph[t]
+        if term.shape[dim] == size:
+            return t
+        return self.graph.slice(t, offsets, sizes)
 
     # --- leaves -----------------------------------------------------------------------
 

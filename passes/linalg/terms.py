@@ -78,9 +78,9 @@ def prim_fn(prim: str) -> Callable[..., Array]:
 
 @dataclass(frozen=True, slots=True)
 class Term:
-    """One node. `kind` is arg, const, ew, reduce, matmul, transpose, reshape, broadcast or
-    concat; `attr` is the argument number, the constant, the primitive, (kind, dims), the
-    permutation or the concat dim."""
+    """One node. `kind` is arg, const, ew, reduce, matmul, transpose, reshape, broadcast,
+    concat or slice; `attr` is the argument number, the constant, the primitive, (kind,
+    dims), the permutation, the concat dim or the slice's offsets (its shape the sizes)."""
 
     kind: str
     operands: tuple[int, ...]
@@ -237,6 +237,39 @@ class TermGraph:
         ops = tuple(operands)
         shape = shapes.concat([self.terms[o].shape for o in ops], dim)
         return self.intern(Term("concat", ops, shape, self.terms[ops[0]].dtype, dim))
+
+    def slice(self, t: int, offsets: Sequence[int], sizes: Sequence[int]) -> int:
+        """A window of unit strides. Folded: a whole window is its operand, a window of a
+        broadcast (or a constant) the broadcast of its operand's window, of a window one
+        window, of a concatenation the window of the one piece it lies in."""
+        offsets, sizes = tuple(offsets), tuple(sizes)
+        term = self.terms[t]
+        shapes.slice_(term.shape, offsets, sizes)
+        if sizes == term.shape:
+            return t
+        if term.kind == "broadcast":
+            inner = self.terms[term.operands[0]]
+            keep = [
+                (0, 1) if n == 1 else (o, k)
+                for n, o, k in zip(inner.shape, offsets, sizes, strict=True)
+            ]
+            window = self.slice(term.operands[0], [o for o, _ in keep], [k for _, k in keep])
+            return self.broadcast(window, sizes)
+        if term.kind == "slice":
+            inner_offsets: tuple[int, ...] = term.attr  # type: ignore[assignment]
+            moved = [a + b for a, b in zip(inner_offsets, offsets, strict=True)]
+            return self.slice(term.operands[0], moved, sizes)
+        if term.kind == "concat":
+            dim: int = term.attr  # type: ignore[assignment]
+            start = 0
+            for piece in term.operands:
+                extent = self.terms[piece].shape[dim]
+                lo = offsets[dim] - start
+                if lo >= 0 and lo + sizes[dim] <= extent:
+                    inside = (*offsets[:dim], lo, *offsets[dim + 1 :])
+                    return self.slice(piece, inside, sizes)
+                start += extent
+        return self.intern(Term("slice", (t,), sizes, term.dtype, offsets))
 
     # --- reductions and contractions ----------------------------------------------------
 

@@ -204,6 +204,10 @@ class _Converter:
             return self.reshape(args[0], ty)
         if isinstance(op, kernel.ConcatOp):
             return self.b.add(tensor.ConcatOp(args, op.dim.value.data, ty))
+        if isinstance(op, kernel.SliceOp):
+            offsets = [int(o) for o in op.offsets.get_values()]
+            sizes = list(ty.get_shape())
+            return self.b.add(tensor.ExtractSliceOp(args[0], offsets, sizes, [1] * len(sizes), ty))
         if isinstance(op, kernel.GraphOp):
             raise ConversionError(
                 op,

@@ -21,7 +21,8 @@ Rules, for every op kind of the three levels:
 - thread.fuse: its body's elementwise ops composed on the operands' expressions;
 - kernel.graph: its block graph's output savers, on the launch's operand expressions;
 - kernel.transpose, kernel.reshape: the identity (elements move, each computes what it
-  did), with the copies' layout moved along; kernel.constant: the empty product ONE;
+  did), with the copies' layout moved along; kernel.slice: the identity, or the pieces of
+  a concatenation it keeps; kernel.constant: the empty product ONE;
 - concat: `Cat(dim, pieces)`, which every op above follows piece by piece where the
   pieces stay aligned (a contraction over a concatenated dim becomes an add of sums); a
   concatenation cut apart by the grid or the loop becomes `Unknown`.
@@ -334,6 +335,8 @@ def _op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]], layouts: li
     if kind in ("transpose", "reshape"):
         # Moving elements leaves what each one computes as it was.
         return operands[0]
+    if kind == "slice":
+        return _slice(operands[0], op.ints_attr("offsets"), op.results[0].shape)
     return Unknown(f"no abstract expression for op kind '{kind}'")
 
 
@@ -347,6 +350,11 @@ def _layout(
         return tuple(normal([(n, True)]) for n in shape)
     if kind == "transpose":
         return tuple(layouts[0][p] for p in op.ints_attr("permutation"))
+    if kind == "slice":
+        # A dim kept whole keeps its copies; a window of one claims none (the safe side).
+        return tuple(
+            layouts[0][d] if n == shapes[0][d] else distinct(n) for d, n in enumerate(shape)
+        )
     if kind == "reshape":
         digits = tuple(f for factors in layouts[0] for f in factors)
         parts = split(digits, shape)
@@ -601,6 +609,23 @@ def _matmul(a: Term, b: Term, rank: int, k: int) -> Term:
         terms.append(sum_of(k_piece - start, Mul(x, y)))
         start = k_piece
     return _add_all(terms)
+
+
+def _slice(x: Term, offsets: Sequence[int], sizes: Sequence[int]) -> Term:
+    """A window: what each kept element computes; of a concatenation, the pieces (or parts
+    of pieces) the window keeps along its dim."""
+    if not isinstance(x, Cat):
+        return x
+    lo = offsets[x.dim]
+    hi = lo + sizes[x.dim]
+    kept: list[tuple[int, Term]] = []
+    start = 0
+    for extent, term in x.pieces:
+        a, b = max(start, lo), min(start + extent, hi)
+        if a < b:
+            kept.append((b - a, term))
+        start += extent
+    return _cat(x.dim, kept)
 
 
 def _concat(operands: list[Term], shapes: list[tuple[int, ...]], dim: int) -> Term:

@@ -124,7 +124,13 @@ def _per_element(kind: str) -> int:
 def predefined_cost(op: Op, operands: list[TensorType], target: Target) -> KernelCost:
     """A pre-defined kernel op: one library kernel that reads its operands from device
     memory and writes its result there."""
-    dram = sum(t.nbytes for t in operands) + sum(t.nbytes for t in op.results)
+    if op.kind in WINDOWS:
+        # reads its window of the operand only: as many elements as it writes
+        pairs = zip(op.results, operands, strict=True)
+        read = sum(r.numel * DTYPE_BYTES[t.dtype] for r, t in pairs)
+    else:
+        read = sum(t.nbytes for t in operands)
+    dram = read + sum(t.nbytes for t in op.results)
     if op.kind == "matmul":
         tensor = _matmul_flops(operands[0], operands[1], padded=True)
         vector = 0
@@ -241,6 +247,10 @@ def kernel_lower_bound(dram_bytes: int, target: Target) -> float:
         + dram_bytes / target.dram_bandwidth / max(DRAM_EFFICIENCY, LIBRARY_EFFICIENCY)
     )
 
+
+WINDOWS = frozenset({"slice"})
+"""Kernel ops that read only a window of their operand, of their result's extents: a copy
+kernel (`simple_kernels.py`) where the op is not folded into a view of its reader."""
 
 RETYPES = frozenset({"reshape"})
 """Kernel ops that only give the same bytes another type: the lowering launches nothing for

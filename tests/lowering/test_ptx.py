@@ -153,3 +153,20 @@ def test_strided_views_assemble(func: str, arch: str) -> None:
     # the transposed operand's tile is gathered element by element, the others in 16 bytes
     assert "cp.async.ca.shared.global" in program.ptx
     assert "cp.async.cg.shared.global" in program.ptx
+
+
+@needs_ptxas
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+@pytest.mark.parametrize("func", ["swiglu_chunk", "rotate_half"])
+def test_slices_assemble(func: str, arch: str) -> None:
+    program = _compile(DATA / "slices.mlir", func, arch)
+    _assembles(program)
+    # each slice is a copy kernel of its own, reading the input into an intermediate
+    first, second, *_ = program.launches
+    assert len(program.launches) == 4
+    assert first.args == (0, 2) and second.args == (0, 3)
+    (x,) = program.inputs
+    half = (*x.shape[:-1], x.shape[-1] // 2)
+    assert [b.shape for b in program.intermediates][:2] == [half, half]
+    for launch in program.launches:
+        assert f".entry {launch.name}(" in program.ptx

@@ -359,3 +359,22 @@ func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
     ]
     # x * 0.5 and (x * 0.5) / 16 are x as far as the abstraction sees (as with mul_scalar)
     assert canonical(parse_term(got[-1])) == canonical(parse_term("add(x, 1)"))
+
+
+def test_a_slice_keeps_expressions_and_picks_the_pieces_of_a_concatenation() -> None:
+    got = exprs(
+        """
+func.func @f(%x: tensor<4x6xf32>, %y: tensor<4x2xf32>) -> tensor<4x3xf32> {
+  %e = kernel.exp %y : tensor<4x2xf32> -> tensor<4x2xf32>
+  %c = kernel.concat %x, %e dim 1 : tensor<4x6xf32>, tensor<4x2xf32> -> tensor<4x8xf32>
+  %a = kernel.slice %c offsets [0, 1] : tensor<4x8xf32> -> tensor<4x3xf32>
+  %b = kernel.slice %c offsets [1, 5] : tensor<4x8xf32> -> tensor<3x3xf32>
+  %d = kernel.slice %c offsets [0, 6] : tensor<4x8xf32> -> tensor<4x2xf32>
+  %s = kernel.reduce_sum %b dim 1 : tensor<3x3xf32> -> tensor<3x1xf32>
+  func.return %a : tensor<4x3xf32>
+}"""
+    )
+    assert got[2] == "x"  # inside the first piece
+    assert got[3] == "cat<1>(1: x, 2: exp(y))"
+    assert got[4] == "exp(y)"
+    assert got[5] == "add(x, sum(2, exp(y)))"
