@@ -43,7 +43,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mirage.dialects import common, shapes
 from mirage.dialects.elementwise import define_elementwise_ops
-from mirage.dialects.strides import check_view
+from mirage.dialects.strides import check_view, check_window, is_window
 from mirage.dialects.types import check_result_shape, element_name, tensor_shape
 
 
@@ -172,11 +172,18 @@ def _viewed(op: InputOp | OutputOp, storage: tuple[int, ...], what: str) -> tupl
     """The logical shape of an iterator's or saver's device tensor: its view where it has
     one (checked against the tensor), else the tensor's own shape."""
     if op.view is None and op.strides is None:
+        if isinstance(op, InputOp) and op.offset is not None:
+            raise VerifyException(f"{op.name} offset needs a view and strides")
         return storage
     if op.view is None or op.strides is None:
         raise VerifyException(f"{op.name} needs both view and strides, or neither")
+    offset = op.window_offset if isinstance(op, InputOp) else 0
+    view, strides = _ints(op.view), _ints(op.strides)
     try:
-        check_view(storage, _ints(op.view), _ints(op.strides), f"{op.name} {what}")
+        if isinstance(op, InputOp) and is_window(storage, view, offset):
+            check_window(storage, view, strides, offset, f"{op.name} {what}")
+        else:
+            check_view(storage, view, strides, f"{op.name} {what}")
     except shapes.ShapeError as e:
         raise VerifyException(str(e)) from e
     return _ints(op.view)
@@ -198,10 +205,15 @@ class InputOp(IRDLOperation):
     in place. Absent: the source itself."""
     strides = opt_prop_def(DenseArrayBase.constr(i64))
     """Element strides of the view's dims into the source's row-major storage."""
+    offset = opt_prop_def(IntegerAttr[I64])
+    """The storage element the view's first element is (absent: 0): with a view that
+    covers part of the source, a window (a slice of it, such as one half of a fused
+    weight)."""
     result = result_def(TensorType)
     assembly_format = (
         "$source `imap` $imap (`forloop_dim` $forloop_dim^)? (`view` $view^)? "
-        "(`strides` $strides^)? attr-dict `:` type($source) `->` type($result)"
+        "(`strides` $strides^)? (`offset` $offset^)? attr-dict `:` type($source) `->` "
+        "type($result)"
     )
     traits = traits_def(Pure())
 
@@ -212,6 +224,7 @@ class InputOp(IRDLOperation):
         forloop_dim: int,
         result_type: Attribute,
         view: tuple[Sequence[int], Sequence[int]] | None = None,
+        offset: int = 0,
     ):
         properties: dict[str, Attribute] = {
             "imap": DenseArrayBase.from_list(i64, list(imap)),
@@ -220,11 +233,17 @@ class InputOp(IRDLOperation):
         if view is not None:
             properties["view"] = DenseArrayBase.from_list(i64, list(view[0]))
             properties["strides"] = DenseArrayBase.from_list(i64, list(view[1]))
+        if offset:
+            properties["offset"] = IntegerAttr(offset, i64)
         super().__init__(operands=[source], result_types=[result_type], properties=properties)
 
     @property
     def imap_dims(self) -> tuple[int, ...]:
         return _ints(self.imap)
+
+    @property
+    def window_offset(self) -> int:
+        return 0 if self.offset is None else self.offset.value.data
 
     def verify_(self) -> None:
         config = _grid_of(self)

@@ -71,10 +71,11 @@ rms_norm is x / sqrt(mean(x^2) + eps) * gain + bias (gain and bias its optional 
 after x), accum_mean_last the mean plus eps, accum_rms_last sqrt(mean of squares + eps)."""
 
 
-LAYOUT_KINDS: tuple[str, ...] = ("reshape", "transpose")
-"""Kinds that only move elements (no arithmetic). The search never generates them: they
-are normalized away before it, into views of the operands and results of the μGraph
-(`mirage.passes.superoptimize.normalize`)."""
+LAYOUT_KINDS: tuple[str, ...] = ("reshape", "transpose", "slice")
+"""Kinds that only move or select elements (no arithmetic). The search never generates
+them: they are normalized away before it, into views of the operands and results of the
+μGraph (`mirage.passes.superoptimize.normalize`); a slice is a window view of an operand
+(a view with an offset), after it is moved through the ops between it and the operand."""
 
 SCALAR_FORMS: dict[str, str] = {"mul": "mul_scalar"}
 """Binary kinds with an immediate form: `x <kind> c`, c a splat constant, is the form's op

@@ -6,6 +6,10 @@ A view here is always a permutation of a reshape of the storage (every element o
 transpose, a head split (reshape, then transpose), or a plain retype. That keeps an output
 view a bijection (no two blocks write one element) and lets numpy express every view as a
 reshape followed by a transpose (`storage_order`).
+
+An input iterator may read a window instead (`check_window`): a view with an element
+`offset` that visits part of the storage, each element at most once, such as the gate
+half of a fused gate/up weight (`x.chunk(2, -1)`), possibly transposed or split.
 """
 
 from __future__ import annotations
@@ -63,8 +67,55 @@ def check_view(storage: Shape, shape: Shape, strides: Sequence[int], what: str) 
         expected *= shape[d]
 
 
-def view_of(a: np.ndarray, shape: Shape, strides: Sequence[int]) -> np.ndarray:
+def is_window(storage: Shape, shape: Shape, offset: int) -> bool:
+    """A view that reads part of the storage (or starts past its first element)."""
+    return offset != 0 or math.prod(shape) != math.prod(storage)
+
+
+def check_window(
+    storage: Shape, shape: Shape, strides: Sequence[int], offset: int, what: str
+) -> None:
+    """That (shape, strides) from element `offset` visits elements of a tensor of shape
+    `storage` only, each at most once: each dim's stride spans the dims faster than it."""
+    if len(shape) != len(strides):
+        raise ShapeError(
+            f"{what} view has {len(shape)} dims but {len(strides)} strides; they must agree"
+        )
+    if any(n < 1 for n in shape):
+        raise ShapeError(f"{what} view {list(shape)} must have positive extents")
+    if offset < 0 or any(s < 0 for s in strides):
+        raise ShapeError(f"{what} window offset {offset} and strides {list(strides)} must be >= 0")
+    span = 1
+    for d in reversed(storage_order(shape, strides)):
+        if shape[d] == 1:
+            continue
+        if strides[d] < span:
+            raise ShapeError(
+                f"{what} strides {list(strides)} visit elements twice (dim {d} of extent "
+                f"{shape[d]} has stride {strides[d]}, less than the {span} elements the "
+                "faster dims span)"
+            )
+        span = strides[d] * (shape[d] - 1) + span
+    last = offset + span - 1
+    if last >= math.prod(storage):
+        raise ShapeError(
+            f"{what} window from element {offset} reaches element {last}, past the "
+            f"{math.prod(storage)} elements of {list(storage)}"
+        )
+
+
+def window_of(a: np.ndarray, shape: Shape, strides: Sequence[int], offset: int) -> np.ndarray:
+    """The logical tensor of a window of `a`'s storage (any element type)."""
+    index = np.full(tuple(shape), offset, dtype=np.int64)
+    for d, (n, s) in enumerate(zip(shape, strides, strict=True)):
+        index += (np.arange(n) * s).reshape([n if e == d else 1 for e in range(len(shape))])
+    return a.reshape(-1)[index]
+
+
+def view_of(a: np.ndarray, shape: Shape, strides: Sequence[int], offset: int = 0) -> np.ndarray:
     """The logical tensor of a view of `a`'s storage (any element type, object arrays too)."""
+    if is_window(tuple(a.shape), shape, offset):
+        return window_of(a, shape, strides, offset)
     order = storage_order(shape, strides)
     stored = a.reshape([shape[d] for d in order])
     return stored.transpose([order.index(d) for d in range(len(shape))])

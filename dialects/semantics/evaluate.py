@@ -163,11 +163,12 @@ def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
         if kind == "input":
             imap, fdim = bop.ints_attr("imap"), bop.int_attr("forloop_dim")
             view, strides = bop.layout(body.type_of(bop.operands[0]).shape)
+            offset = bop.offset
             results = [
                 domain.restructure(
                     operands[0],
-                    lambda a, imap=imap, fdim=fdim, view=view, strides=strides: tile_view(
-                        view_of(a, view, strides), imap, fdim, grid, loops
+                    lambda a, imap=imap, fdim=fdim, view=view, strides=strides, offset=offset: (
+                        tile_view(view_of(a, view, strides, offset), imap, fdim, grid, loops)
                     ),
                 )
             ]

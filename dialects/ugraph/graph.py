@@ -109,6 +109,15 @@ class Op:
         return storage, row_major(storage)
 
     @property
+    def offset(self) -> int:
+        """An input iterator's window offset into its tensor's storage (0 where unset)."""
+        for key, value in self.attrs:
+            if key == "offset":
+                assert isinstance(value, int)
+                return value
+        return 0
+
+    @property
     def viewed(self) -> bool:
         """An input iterator or output saver with a strided view."""
         return any(key == "view" for key, _ in self.attrs)

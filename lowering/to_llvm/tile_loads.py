@@ -130,7 +130,8 @@ def spin(b: Builder, try_once: Callable[[], SSAValue]) -> None:
 
 def tile_origin(k: KernelEmitter, v: int, iteration: Int) -> tuple[list[Int], list[int], SSAValue]:
     """(the first element's coordinates of the tile of `iteration` in its tensor, the
-    tensor's element strides, its pointer)."""
+    tensor's element strides, its pointer; for a window, the pointer to the window's
+    first element)."""
     b = k.b
     _, op = k.producer[v]
     src_value = op.operands[0]
@@ -147,7 +148,10 @@ def tile_origin(k: KernelEmitter, v: int, iteration: Int) -> tuple[list[Int], li
             coord = k.bid[axis] if axis < 3 else iteration
             off = b.add(b.mul(off, parts), coord)
         origin.append(b.mul(off, n))
-    return origin, fstrides, k.params[src_value]
+    gptr = k.params[src_value]
+    if op.offset:
+        gptr = b.gep(gptr, op.offset * t.esize)
+    return origin, fstrides, gptr
 
 
 def _linear(b: Builder, coords: list[Int], strides: list[int]) -> Int:
@@ -167,7 +171,10 @@ def cp_async_copy(k: KernelEmitter, v: int, iteration: Int, slot: Int) -> None:
     esize = t.esize
     origin, fstrides, gptr = tile_origin(k, v, iteration)
     base = _linear(b, origin, fstrides)
-    vec = vector_width(contiguous_run(t.shape, fstrides), esize)
+    run = contiguous_run(t.shape, fstrides)
+    _, op = k.producer[v]
+    # a window starts where its offset says: its vectors are aligned only as far as it is
+    vec = vector_width(math.gcd(run, op.offset) if op.offset else run, esize)
     nbytes = vec * esize
     tile_base: Int = t.offset
     if t.stages > 1:

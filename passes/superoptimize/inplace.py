@@ -8,7 +8,8 @@ between its kernels. Here a chain of them is folded into its neighbours instead:
 - into the kernel that makes its operand, where nothing else reads that result: the output
   saver writes the chain's result through a view (`block.output` view/strides);
 - else into the kernels that read its result: their input iterators read the operand
-  through a view (`block.input` view/strides).
+  through a view (`block.input` view/strides, and an offset where the chain slices: a
+  window).
 
 A chain that is not a strided view of its operand (a reshape merging dims that a
 transpose separated), or whose neighbours already read or write through views, stays.
@@ -19,7 +20,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mirage.dialects.opkinds import LAYOUT_KINDS
-from mirage.dialects.strides import Strides, contiguous, reshaped_strides, row_major, transposed
+from mirage.dialects.strides import (
+    Strides,
+    contiguous,
+    is_window,
+    reshaped_strides,
+    row_major,
+    transposed,
+)
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 
 Shape = tuple[int, ...]
@@ -38,15 +46,22 @@ def _perm(op: Op) -> list[int]:
     return list(op.ints_attr("permutation"))
 
 
-def _forward(op: Op, shape: Shape, strides: Strides) -> Strides | None:
-    """The strides of a layout op's result into the storage its operand's view reads."""
+def _forward(op: Op, shape: Shape, strides: Strides) -> tuple[Strides, int] | None:
+    """The strides of a layout op's result into the storage its operand's view reads, and
+    the elements its first element lies past the operand's."""
     if op.kind == "transpose":
-        return transposed(shape, strides, _perm(op))[1]
-    return reshaped_strides(shape, strides, op.results[0].shape)
+        return transposed(shape, strides, _perm(op))[1], 0
+    if op.kind == "slice":
+        return strides, sum(o * s for o, s in zip(op.ints_attr("offsets"), strides, strict=True))
+    got = reshaped_strides(shape, strides, op.results[0].shape)
+    return None if got is None else (got, 0)
 
 
 def _backward(op: Op, shape: Shape, strides: Strides, operand: Shape) -> Strides | None:
-    """The strides of a layout op's operand into the storage of its result's view."""
+    """The strides of a layout op's operand into the storage of its result's view (none
+    for a slice: a saver writes every element of its tensor)."""
+    if op.kind == "slice":
+        return None
     if op.kind == "transpose":
         p = _perm(op)
         return transposed(shape, strides, [p.index(d) for d in range(len(p))])[1]
@@ -144,17 +159,18 @@ def _into_readers(
     readers = users.get(end, [])
     if not readers or any(graph.ops[r].kind != "graph" for r in readers):
         return None
-    shape = graph.type_of(source).shape
-    strides: Strides | None = row_major(shape)
+    storage = graph.type_of(source).shape
+    shape = storage
+    strides = row_major(shape)
+    offset = 0
     for j in chain:
         op = graph.ops[j]
-        assert strides is not None
-        strides = _forward(op, shape, strides)
-        if strides is None:
+        step = _forward(op, shape, strides)
+        if step is None:
             return None
+        strides, offset = step[0], offset + step[1]
         shape = op.results[0].shape
-    assert strides is not None
-    if contiguous(shape, strides):
+    if not is_window(storage, shape, offset) and contiguous(shape, strides):
         return None  # a retype: the reshape launches nothing
     replaced: dict[int, Op] = {}
     for r in readers:
@@ -173,16 +189,18 @@ def _into_readers(
                 if bop.kind == "input" and bop.operands[0] == i:
                     if bop.viewed:
                         return None
-                    ops[b] = _viewed(bop, shape, strides)
+                    ops[b] = _viewed(bop, shape, strides, offset)
         new_body = Graph(tuple(args), tuple(ops), body.outputs, body.loop_end)
         replaced[r] = replace(reader, operands=tuple(operands), body=new_body)
     return _rebuild(graph, replaced, set(chain), {})
 
 
-def _viewed(op: Op, shape: Shape, strides: Strides) -> Op:
+def _viewed(op: Op, shape: Shape, strides: Strides, offset: int = 0) -> Op:
     attrs = dict(op.attrs)
     attrs["view"] = tuple(shape)
     attrs["strides"] = tuple(strides)
+    if offset:
+        attrs["offset"] = offset
     return replace(op, attrs=tuple(sorted(attrs.items())))
 
 

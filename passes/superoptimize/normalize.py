@@ -10,9 +10,16 @@ program is rewritten so that it holds none (where it can be):
 - a batched matmul whose operands are reshapes that merge or split their batch dims is done
   on the operands' own batch dims, and its result reshaped (the reshapes then cancel
   against the ones after it, as torch's `bmm` over (batch, heads) exports them);
-- a chain of reshapes and transposes from an argument is a strided view of that argument
-  (`mirage.dialects.strides`): the searched program takes the viewed tensor as an
-  argument of its own; a chain that ends in an output is a view of the output, and the
+- a slice of a computed value that only slices read is moved towards the arguments: a
+  window of an elementwise op is the op of its operands' windows, a window of a matmul's
+  columns the matmul with its rhs's columns (`x @ w_gate_up` chunked in two is two
+  matmuls of halves of the fused weight), a window of a norm or reduction that keeps the
+  dim they combine the op of the window, a window of a concatenation the piece it lies
+  in;
+- a chain of reshapes, transposes and slices from an argument is a strided view of that
+  argument (`mirage.dialects.strides`; a window with an offset where it slices): the
+  searched program takes the viewed tensor as an argument of its own; a chain of
+  reshapes and transposes that ends in an output is a view of the output, and the
   searched program returns the value before the chain.
 
 `Normalized.restore` maps a μGraph of the searched program back onto the original
@@ -25,12 +32,13 @@ the μGraph reads a view, the chain is rebuilt as reshape and transpose. The res
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from mirage.dialects.opkinds import LAYOUT_KINDS, SCALAR_FORMS
+from mirage.dialects.opkinds import ELEMENTWISE_KINDS, LAYOUT_KINDS, SCALAR_FORMS
 from mirage.dialects.strides import (
     Strides,
     contiguous,
+    is_window,
     reshaped_strides,
     row_major,
     storage_order,
@@ -57,11 +65,18 @@ class Origin:
     """Of the argument's dims into the original argument's storage."""
     value: float = 0.0
     """A constant's value."""
+    offset: int = 0
+    """The storage element of the original argument that the view starts at."""
+    window: bool = False
+    """The view reads part of the original argument (a slice of it)."""
+    chain: tuple[Op, ...] = field(default=(), compare=False)
+    """The layout ops that make a window from the original argument, each reading the one
+    before it (the first the argument): what a kernel op that reads the window reads."""
 
     @property
     def contiguous(self) -> bool:
         """A retype: the argument's elements in their own order, under other unit dims."""
-        return contiguous(self.type.shape, self.strides)
+        return not self.window and contiguous(self.type.shape, self.strides)
 
 
 @dataclass(frozen=True)
@@ -91,6 +106,7 @@ def normalize(program: Graph) -> Normalized | None:
     work.scalar_forms()
     work.batch_reshapes()
     work.fold_reshapes()
+    work.push_slices()
     work.dead_code()
     result = work.extract(program)
     if result is None or (result.program.args, result.program.ops) == (program.args, program.ops):
@@ -99,6 +115,17 @@ def normalize(program: Graph) -> Normalized | None:
 
 
 # --- a mutable copy of a kernel-level program ------------------------------------------
+
+
+@dataclass(frozen=True)
+class _View:
+    """A value that is a view of an argument: its strides into the argument's storage, the
+    element it starts at, and the layout ops that make it (each reading the one before)."""
+
+    arg: int
+    strides: Strides
+    offset: int
+    chain: tuple[Op, ...]
 
 
 @dataclass
@@ -217,6 +244,113 @@ class _Program:
             if self.type_of(n.operands[0]).shape == n.type.shape:
                 self.replace_uses(v, n.operands[0])
 
+    def push_slices(self) -> None:
+        """Slices moved towards the arguments, through each op whose every reader is a
+        slice that can move (so that no op computes twice what it computed once), until
+        none moves."""
+        moved = True
+        while moved:
+            moved = False
+            readers: dict[int, list[int]] = {}
+            for v in self.order:
+                for o in self.nodes[v].operands:
+                    readers.setdefault(o, []).append(v)
+            for src, users in readers.items():
+                inner = self.node(src)
+                if inner is None or src in self.outputs:
+                    continue
+                if any(self.nodes[r].kind != "slice" for r in users):
+                    continue
+                pushed = [
+                    self._pushed(r, inner, self._offsets(r), self.nodes[r].type) for r in users
+                ]
+                if any(p is None for p in pushed):
+                    continue
+                for r, p in zip(users, pushed, strict=True):
+                    if isinstance(p, int):
+                        self.replace_uses(r, p)
+                    elif p is not None:
+                        self.nodes[r] = p
+                moved = True
+                break  # the readers changed
+            self.dead_code()
+
+    def _offsets(self, v: int) -> list[int]:
+        offsets = self.nodes[v].attrs["offsets"]
+        assert isinstance(offsets, tuple)
+        return [int(o) for o in offsets]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+
+    def _slice_of(self, at: int, v: int, offsets: list[int], sizes: Shape) -> int:
+        """A slice of value v (before node `at`); the window of a dim of extent 1, which
+        broadcasts, is that dim whole."""
+        shape = self.type_of(v).shape
+        offs = [0 if n == 1 else o for n, o in zip(shape, offsets, strict=True)]
+        window = tuple(1 if n == 1 else k for n, k in zip(shape, sizes, strict=True))
+        if window == shape:
+            return v
+        ty = TensorType(window, self.type_of(v).dtype)
+        return self.add_before(at, _Node("slice", [v], ty, {"offsets": tuple(offs)}))
+
+    def _pushed(
+        self, at: int, inner: _Node, offsets: list[int], ty: TensorType
+    ) -> _Node | int | None:
+        """The node that computes window `offsets` (of extents ty.shape) of `inner` from
+        windows of inner's operands (or the value that is that window), or None where it
+        cannot."""
+        sizes = ty.shape
+        rank = len(sizes)
+        kind = inner.kind
+        cut = {d for d in range(rank) if sizes[d] != inner.type.shape[d]}
+        out = TensorType(sizes, inner.type.dtype)
+
+        def sliced(v: int, offs: list[int], ks: Shape) -> int:
+            return self._slice_of(at, v, offs, ks)
+
+        if kind in ELEMENTWISE_KINDS or kind == "mul_scalar":
+            operands = [sliced(o, offsets, sizes) for o in inner.operands]
+            return _Node(kind, operands, out, dict(inner.attrs))
+        if kind == "slice":
+            base = inner.attrs["offsets"]
+            assert isinstance(base, tuple)
+            moved = tuple(int(b) + o for b, o in zip(base, offsets, strict=True))  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+            return _Node("slice", list(inner.operands), ty, {"offsets": moved})
+        if kind == "matmul":
+            a, b = inner.operands
+            ka = self.type_of(a).shape[-1]
+            lhs = sliced(a, [*offsets[:-1], 0], (*sizes[:-1], ka))
+            rhs = sliced(b, [*offsets[:-2], 0, offsets[-1]], (*sizes[:-2], ka, sizes[-1]))
+            return _Node("matmul", [lhs, rhs], out, dict(inner.attrs))
+        if kind in ("reduce_sum", "reduce_max", "rms_norm"):
+            dim = rank - 1 if kind == "rms_norm" else inner.attrs["dim"]
+            if dim in cut:
+                return None  # the window cuts the dim the op combines
+            src_shape = self.type_of(inner.operands[0]).shape
+            full = tuple(src_shape[d] if d == dim else k for d, k in enumerate(sizes))
+            operands = [sliced(o, offsets, full) for o in inner.operands]
+            return _Node(kind, operands, out, dict(inner.attrs))
+        if kind == "transpose":
+            perm = inner.attrs["permutation"]
+            assert isinstance(perm, tuple)
+            p = [int(x) for x in perm]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+            offs = [0] * rank
+            ks = [0] * rank
+            for d, src_d in enumerate(p):
+                offs[src_d], ks[src_d] = offsets[d], sizes[d]
+            operand = sliced(inner.operands[0], offs, tuple(ks))
+            return _Node("transpose", [operand], out, dict(inner.attrs))
+        if kind == "concat":
+            dim = inner.attrs["dim"]
+            assert isinstance(dim, int)
+            start = 0
+            for piece in inner.operands:
+                extent = self.type_of(piece).shape[dim]
+                lo = offsets[dim] - start
+                if lo >= 0 and lo + sizes[dim] <= extent:
+                    offs = [lo if d == dim else o for d, o in enumerate(offsets)]
+                    return sliced(piece, offs, sizes)
+                start += extent
+        return None
+
     def dead_code(self) -> None:
         live = set(self.outputs)
         for v in reversed(self.order):
@@ -227,27 +361,31 @@ class _Program:
 
     # the searched program ------------------------------------------------------------
 
-    def _arg_views(self) -> dict[int, tuple[int, Strides]]:
-        """Values that are strided views of an argument: (argument, strides)."""
-        views: dict[int, tuple[int, Strides]] = {
-            a: (a, row_major(t.shape)) for a, t in enumerate(self.args)
+    def _arg_views(self) -> dict[int, _View]:
+        """Values that are strided views (or windows) of an argument."""
+        views: dict[int, _View] = {
+            a: _View(a, row_major(t.shape), 0, ()) for a, t in enumerate(self.args)
         }
         for v in self.order:
             n = self.nodes[v]
             if n.kind not in LAYOUT_KINDS or n.operands[0] not in views:
                 continue
-            arg, strides = views[n.operands[0]]
+            view = views[n.operands[0]]
+            strides, offset = view.strides, view.offset
             shape = self.type_of(n.operands[0]).shape
             if n.kind == "transpose":
                 perm = n.attrs["permutation"]
                 assert isinstance(perm, tuple)
-                _, new = transposed(shape, strides, [int(p) for p in perm])  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+                _, strides = transposed(shape, strides, [int(p) for p in perm])  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+            elif n.kind == "slice":
+                offset += sum(o * s for o, s in zip(self._offsets(v), strides, strict=True))
             else:
                 got = reshaped_strides(shape, strides, n.type.shape)
                 if got is None:
                     continue
-                new = got
-            views[v] = (arg, new)
+                strides = got
+            step = Op(n.kind, (), (n.type,), tuple(sorted(n.attrs.items())))
+            views[v] = _View(view.arg, strides, offset, (*view.chain, step))
         return views
 
     def _output_view(self, out: int) -> tuple[int, Strides] | None:
@@ -256,7 +394,7 @@ class _Program:
         shape = self.type_of(out).shape
         strides = row_major(shape)
         v = out
-        while (n := self.node(v)) is not None and n.kind in LAYOUT_KINDS:
+        while (n := self.node(v)) is not None and n.kind in LAYOUT_KINDS and n.kind != "slice":
             src = n.operands[0]
             src_shape = self.type_of(src).shape
             if n.kind == "transpose":
@@ -290,8 +428,12 @@ class _Program:
                 assert isinstance(value, float | int)
                 origin = Origin(n.type, value=float(value))
             else:
-                arg, strides = views[v]
-                origin = Origin(self.type_of(v), arg, strides)
+                view = views[v]
+                ty = self.type_of(v)
+                window = is_window(self.args[view.arg].shape, ty.shape, view.offset)
+                origin = Origin(
+                    ty, view.arg, view.strides, offset=view.offset, window=window, chain=view.chain
+                )
             if origin not in by_origin:
                 by_origin[origin] = len(origins)
                 origins.append(origin)
@@ -367,13 +509,17 @@ class _Restorer:
 
     def value(self, arg: int) -> int:
         """An argument of the searched program as a value of the restored program: the
-        original argument, a reshape of it (a retype), the chain of a permuted view, or a
-        constant."""
+        original argument, a reshape of it (a retype), the chain of a permuted view or of
+        a window, or a constant."""
         if arg in self.materialized:
             return self.materialized[arg]
         origin = self.norm.origins[arg]
         if origin.arg < 0:
             v = self.emit(make_op("constant", (), [origin.type], value=origin.value))
+        elif origin.window:
+            v = origin.arg
+            for step in origin.chain:
+                v = self.emit(replace(step, operands=(v,)))
         else:
             source = self.original.args[origin.arg]
             v = origin.arg
@@ -401,13 +547,13 @@ class _Restorer:
         for op, results in found.result_ids():
             if op.kind == "graph" and op.body is not None:
                 operands: list[int] = []
-                views: dict[int, tuple[Shape, Strides]] = {}
+                views: dict[int, tuple[Shape, Strides, int]] = {}
                 for i, v in enumerate(op.operands):
                     if v < n_found_args:
                         origin = self.norm.origins[v]
                         if origin.arg >= 0 and not origin.contiguous:
                             operands.append(origin.arg)
-                            views[i] = (origin.type.shape, origin.strides)
+                            views[i] = (origin.type.shape, origin.strides, origin.offset)
                             continue
                     operands.append(operand(v))
                 saved = {k: out_view[r] for k, r in enumerate(results) if r in out_view}
@@ -472,7 +618,7 @@ class _Restorer:
         self,
         op: Op,
         operands: list[int],
-        views: dict[int, tuple[Shape, Strides]],
+        views: dict[int, tuple[Shape, Strides, int]],
         saved: dict[int, Strides],
     ) -> Op:
         """A graph op reading some of its operands through views and writing some of its
@@ -485,8 +631,8 @@ class _Restorer:
         savers = {out: k for k, out in enumerate(body.outputs)}
         for bop, rs in body.result_ids():
             if bop.kind == "input" and bop.operands[0] in views:
-                shape, strides = views[bop.operands[0]]
-                bop = _with_view(bop, shape, strides)
+                shape, strides, offset = views[bop.operands[0]]
+                bop = _with_view(bop, shape, strides, offset)
             elif bop.kind == "output" and rs[0] in savers and savers[rs[0]] in saved:
                 k = savers[rs[0]]
                 storage = TensorType(
@@ -508,8 +654,10 @@ class _Restorer:
         raise KeyError(k)
 
 
-def _with_view(op: Op, shape: Shape, strides: Strides) -> Op:
+def _with_view(op: Op, shape: Shape, strides: Strides, offset: int = 0) -> Op:
     attrs = dict(op.attrs)
     attrs["view"] = tuple(shape)
     attrs["strides"] = tuple(strides)
+    if offset:
+        attrs["offset"] = offset
     return replace(op, attrs=tuple(sorted(attrs.items())))

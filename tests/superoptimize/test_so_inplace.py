@@ -97,3 +97,28 @@ def test_folded_views_assemble() -> None:
         program = compile_function(func_from_graph("folded", folded), "sm_90a")
         report = resource_report(program.ptx, program.arch)
         assert "error" not in report.lower(), report
+
+
+def test_a_slice_between_kernels_is_read_as_a_window() -> None:
+    def program(b: KernelBuilder) -> None:
+        x, w = b.input((8, 48)), b.input((24, 16))
+        e = b.exp(x)
+        b.output(b.matmul(b.slice(e, (0, 24), (8, 24)), w))
+
+    built = build(program)
+    wrapped = Graph(
+        built.args,
+        tuple(
+            op if op.kind == "slice" else wrap_op(op, [built.type_of(v) for v in op.operands])
+            for op in built.ops
+        ),
+        built.outputs,
+    )
+    assert _kinds(wrapped) == ["graph", "slice", "graph"]
+    folded = fold_layout_ops(wrapped)
+    assert _kinds(folded) == ["graph", "graph"]
+    body = folded.ops[1].body
+    assert body is not None
+    windows = [op for op in body.ops if op.kind == "input" and op.offset]
+    assert [(op.layout((8, 48)), op.offset) for op in windows] == [(((8, 24), (48, 1)), 24)]
+    _same(wrapped, folded)
