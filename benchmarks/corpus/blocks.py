@@ -269,6 +269,19 @@ class LlamaMLP(nn.Module):
         return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
 
 
+class FusedGateUpMLP(nn.Module):
+    """Phi-3's MLP: one projection makes gate and up, `chunk(2, -1)` splits them."""
+
+    def __init__(self, d: int, f: int) -> None:
+        super().__init__()
+        self.gate_up_proj = nn.Linear(d, 2 * f, bias=False)
+        self.down_proj = nn.Linear(f, d, bias=False)
+
+    def forward(self, x: Tensor) -> Tensor:
+        gate, up_states = self.gate_up_proj(x).chunk(2, dim=-1)
+        return self.down_proj(up_states * F.silu(gate))
+
+
 class LlamaMLPBlock(nn.Module):
     """h + mlp(post_attention_layernorm(h))."""
 
@@ -400,6 +413,23 @@ class GQAttention(nn.Module):
         return torch.matmul(weights, v)
 
 
+def rotate_half(x: Tensor) -> Tensor:
+    """Llama's rotate_half: the halves of the last dim swapped, the new first one negated."""
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2 :]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+class RotaryEmbedding(nn.Module):
+    """Llama's apply_rotary_pos_emb: queries and keys rotated by position (cos and sin of
+    (sequence, head dim), broadcast over the heads), the attention's inputs."""
+
+    def forward(self, q: Tensor, k: Tensor, cos: Tensor, sin: Tensor) -> tuple[Tensor, Tensor]:
+        q_embed = (q * cos) + (rotate_half(q) * sin)
+        k_embed = (k * cos) + (rotate_half(k) * sin)
+        return q_embed, k_embed
+
+
 class QKNormAttention(nn.Module):
     """Attention whose queries and keys are RMS-normed per head (with eps and gain)."""
 
@@ -456,6 +486,10 @@ def _bkvsd(n: Dims) -> tuple[int, ...]:
     return (n["b"], n["kv"], n["s"], n["hd"])
 
 
+def _sd(n: Dims) -> tuple[int, ...]:
+    return (n["s"], n["hd"])
+
+
 def _decode_q(n: Dims) -> tuple[int, ...]:
     return (n["b"] * n["h"], 1, n["hd"])
 
@@ -484,6 +518,8 @@ BLOCKS: tuple[Block, ...] = (
           "both projections share the x tiles; silu and the product in the epilogue"),
     Block("swiglu_mlp", "llama", lambda n: LlamaMLP(n["d"], n["f"]), X, LLAMA, 2,
           "gate/up kernel, then the down projection (it needs whole rows of the product)"),
+    Block("fused_gate_up_mlp", "llama", lambda n: FusedGateUpMLP(n["d"], n["f"]), X, LLAMA, 2,
+          "gate/up kernel reading both halves of the fused weight, then the down projection"),
     Block("llama_mlp_block", "llama", lambda n: LlamaMLPBlock(n["d"], n["f"]), (("h", _td),),
           LLAMA, 2, "norm folded into the gate/up kernel; the residual add into the down one"),
     Block("lora", "llama", lambda n: LoRALinear(n["d"], n["f"], n["r"]), X, LLAMA, 1,
@@ -491,6 +527,9 @@ BLOCKS: tuple[Block, ...] = (
     Block("gqa_repeat_kv", "llama", lambda n: GQAttention(n["h"] // n["kv"]),
           (("q", _bhsd), ("k", _bkvsd), ("v", _bkvsd)), PREFILL, 1,
           "FlashAttention over the shared KV heads: the repeat is an index map"),
+    Block("rotary_embedding", "llama", lambda n: RotaryEmbedding(),
+          (("q", _heads), ("k", _heads), ("cos", _sd), ("sin", _sd)), PREFILL, 1,
+          "one elementwise kernel: each row's halves read once, rotated, times cos and sin"),
     Block("qknorm_attention", "llama", lambda n: QKNormAttention(n["hd"]),
           (("q", _bhsd), ("k", _bhsd), ("v", _bhsd)), PREFILL, 1,
           "FlashAttention with the per-head norms applied to the q and k tiles"),

@@ -32,6 +32,9 @@ CASES = [
     (DATA / "norms.mlir", "mean_eps", 1.0),
     (DATA / "views.mlir", "transposed_weight", 1.0),
     (DATA / "views.mlir", "head_split_attention", 1.0),
+    (DATA / "slices.mlir", "swiglu_chunk", 1.0),
+    (DATA / "slices.mlir", "rotate_half", 1.0),
+    (DATA / "slices.mlir", "swiglu_windows", 0.5),
 ]
 
 
