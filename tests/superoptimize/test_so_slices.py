@@ -122,3 +122,19 @@ def test_swiglu_with_a_fused_gate_up_weight_fuses() -> None:
     ]
     assert windows, "the up half is read in place, at its offset"
     _same(program, found)
+
+
+def test_the_rotary_embedding_of_q_and_k_fuses_into_one_launch() -> None:
+    from superoptimize.test_so_normalize import _corpus
+
+    program = _corpus("rotary_embedding")  # rotate_half: slices and torch.cat, twice
+    assert {"slice", "concat"} <= set(_kinds(program))
+    result = search(program, time_budget=10)
+    assert result.ranked
+    found = result.ranked[0].graph
+    assert _launches(found) == 1
+    (graph,) = [op for op in found.ops if op.kind == "graph"]
+    assert graph.body is not None
+    windows = [op.offset for op in graph.body.ops if op.kind == "input" and op.viewed]
+    assert sorted(windows) == [0, 0, 8, 8]  # both halves of q and of k, read in place
+    _same(program, found)
