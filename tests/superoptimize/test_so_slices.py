@@ -4,6 +4,8 @@ offset view) on block.input; what the search finds reads the window in place."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from superoptimize.so_helpers import search
 from xdsl.dialects.func import FuncOp
@@ -13,6 +15,8 @@ from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.superoptimize.normalize import normalize
+
+CORPUS = Path(__file__).resolve().parents[2] / "benchmarks" / "corpus"
 
 # x @ w_gu, chunked: SwiGLU with a fused gate/up weight, as torch exports it (the hidden
 # width and the batch are not the benchmarks').
@@ -124,9 +128,17 @@ def test_swiglu_with_a_fused_gate_up_weight_fuses() -> None:
     _same(program, found)
 
 
-def test_the_rotary_embedding_of_q_and_k_fuses_into_one_launch() -> None:
-    from superoptimize.test_so_normalize import _corpus
+def _corpus(name: str) -> Graph:
+    from mirage.passes.linalg.to_kernel import ConvertLinalgToKernelPass
+    from mirage.tools.registry import make_context
 
+    module = parse_module((CORPUS / f"{name}_small.mlir").read_text(), make_context())
+    ConvertLinalgToKernelPass().apply(make_context(), module)
+    funcs = [op for op in module.ops if isinstance(op, FuncOp) and not op.is_declaration]
+    return graph_from_func(funcs[-1])
+
+
+def test_the_rotary_embedding_of_q_and_k_fuses_into_one_launch() -> None:
     program = _corpus("rotary_embedding")  # rotate_half: slices and torch.cat, twice
     assert {"slice", "concat"} <= set(_kinds(program))
     result = search(program, time_budget=10)
