@@ -9,7 +9,7 @@ between its kernels. Here a chain of them is folded into its neighbours instead:
   saver writes the chain's result through a view (`block.output` view/strides);
 - else into the kernels that read its result: their input iterators read the operand
   through a view (`block.input` view/strides, and an offset where the chain slices: a
-  window).
+  window); a plain kernel op that reads a window is wrapped as a kernel.graph to do so.
 
 A chain that is not a strided view of its operand (a reshape merging dims that a
 transpose separated), or whose neighbours already read or write through views, stays.
@@ -29,6 +29,7 @@ from mirage.dialects.strides import (
     transposed,
 )
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
+from mirage.lowering.optimize.wrap import UNWRAPPED, wrap_op
 
 Shape = tuple[int, ...]
 
@@ -157,7 +158,15 @@ def _into_readers(
 ) -> Graph | None:
     end = [ids for _, ids in graph.result_ids()][chain[-1]][0]
     readers = users.get(end, [])
-    if not readers or any(graph.ops[r].kind != "graph" for r in readers):
+    if end in graph.outputs:
+        return None  # the chain's result is needed itself
+    # A window read by a plain kernel op would be a copy of its own: the op is wrapped as
+    # the kernel.graph the lowering makes of it, which then reads the window in place.
+    slicing = any(graph.ops[j].kind == "slice" for j in chain)
+    wrapped = {
+        r: w for r in readers if slicing and (w := _wrapped(graph, graph.ops[r])) is not None
+    }
+    if not readers or any(graph.ops[r].kind != "graph" and r not in wrapped for r in readers):
         return None
     storage = graph.type_of(source).shape
     shape = storage
@@ -174,7 +183,9 @@ def _into_readers(
         return None  # a retype: the reshape launches nothing
     replaced: dict[int, Op] = {}
     for r in readers:
-        reader = graph.ops[r]
+        reader = wrapped.get(r, graph.ops[r])
+        if r in wrapped:
+            reader = replace(reader, operands=graph.ops[r].operands)
         body = reader.body
         assert body is not None
         args = list(body.args)
@@ -193,6 +204,17 @@ def _into_readers(
         new_body = Graph(tuple(args), tuple(ops), body.outputs, body.loop_end)
         replaced[r] = replace(reader, operands=tuple(operands), body=new_body)
     return _rebuild(graph, replaced, set(chain), {})
+
+
+def _wrapped(graph: Graph, op: Op) -> Op | None:
+    """A plain kernel op as the kernel.graph the lowering runs it as (None where it has no
+    block form)."""
+    if op.kind in UNWRAPPED:
+        return None
+    try:
+        return wrap_op(op, [graph.type_of(v) for v in op.operands])
+    except ValueError:
+        return None
 
 
 def _viewed(op: Op, shape: Shape, strides: Strides, offset: int = 0) -> Op:

@@ -122,3 +122,22 @@ def test_a_slice_between_kernels_is_read_as_a_window() -> None:
     windows = [op for op in body.ops if op.kind == "input" and op.offset]
     assert [(op.layout((8, 48)), op.offset) for op in windows] == [(((8, 24), (48, 1)), 24)]
     _same(wrapped, folded)
+
+
+def test_a_plain_op_reading_a_window_of_an_argument_is_wrapped_to_read_it_in_place() -> None:
+    def program(b: KernelBuilder) -> None:
+        x, w = b.input((16, 32)), b.input((32, 80))
+        b.output(b.matmul(x, b.slice(w, (0, 40), (32, 40))))
+
+    built = build(program)
+    assert _kinds(built) == ["slice", "matmul"]
+    folded = fold_layout_ops(built)
+    assert _kinds(folded) == ["graph"]
+    body = folded.ops[0].body
+    assert body is not None
+    (window,) = [op for op in body.ops if op.kind == "input" and op.offset]
+    assert window.layout((32, 80)) == ((32, 40), (80, 1)) and window.offset == 40
+    _same(built, folded)
+    # a transpose read by a plain op stays as it was: only windows wrap their readers
+    transposed = build(lambda b: b.output(b.exp(b.transpose(b.input((8, 4)), (1, 0)))))
+    assert _kinds(fold_layout_ops(transposed)) == ["transpose", "exp"]
