@@ -306,6 +306,8 @@ class _Program:
         def sliced(v: int, offs: list[int], ks: Shape) -> int:
             return self._slice_of(at, v, offs, ks)
 
+        if kind == "constant":  # a splat: any window of it is a smaller one
+            return _Node(kind, [], out, dict(inner.attrs))
         if kind in ELEMENTWISE_KINDS or kind == "mul_scalar":
             operands = [sliced(o, offsets, sizes) for o in inner.operands]
             return _Node(kind, operands, out, dict(inner.attrs))
