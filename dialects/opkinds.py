@@ -1,65 +1,729 @@
-"""The table of elementwise op kinds, shared by all three levels.
+"""The op-kind registry: one record per op kind of the three dialects.
 
-One row per kind: adding an elementwise op is one row here plus its tests. Every other
-concern (finite-field rules, abstract expressions, cost, lowering) keys its own table by
-`ElementwiseKind.name`, and a test checks that no table misses a kind of this one.
+A record holds everything the project knows of its kind: the dialect levels it exists at
+(`kernel.<name>`, `block.<name>`, `thread.<name>`), its family (which says its shape rule
+and how search, fusion and code generation treat it), and, for the pointwise kinds, its
+meaning in every value domain the project computes in:
+
+- `float_fn`: numpy floating arrays (the reference evaluator, linalg recognition);
+- `field`: the finite-field rule, exact or a stand-in, as a function over `FieldOps`
+  (the verifier's Z_P x Z_Q domain and the degree analysis of the error bound both
+  implement it);
+- `abstract`: the abstract expression, over `AbstractOps` (the pruner's term algebra);
+- `lower`: the f32 code, over `LoweringOps` (the LLVM builder);
+- `linalg`: the `arith`/`math` body of its `linalg.generic`, over `LinalgOps`;
+- `flops`: arithmetic instructions per element, for the cost model.
+
+Each concern's module implements its interface once and reads the record, so adding an
+elementwise op is one row of `UNARY_KINDS` or `BINARY_KINDS` here plus its tests (the
+dialect classes are made from the rows). The predicate sets (`POINTWISE`, `REDUCTIONS`,
+`ACCUMULATORS`, `LAYOUT_OPS`, ...) are defined once, from the records.
+
+A pointwise kind may take constant parameters from attributes (`mul_scalar`'s `scalar`):
+every rule gets them as its third argument, in the order of `params`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 FloatArray = NDArray[np.floating[Any]]
+S = TypeVar("S")
+
+
+# --- the interfaces the rules are written against ---------------------------------------
+
+
+class FieldOps(Protocol[S]):
+    """Arithmetic of the finite-field domain (and of anything that follows its rules, such
+    as the degree bounds of the error analysis). The `*_standin` operations are the
+    deterministic stand-ins of operations that have no field image."""
+
+    def const(self, value: float) -> S: ...
+    def scale(self, x: S, factor: float) -> S: ...
+    def add(self, x: S, y: S) -> S: ...
+    def sub(self, x: S, y: S) -> S: ...
+    def mul(self, x: S, y: S) -> S: ...
+    def square(self, x: S) -> S: ...
+    def div(self, x: S, y: S) -> S: ...
+    def sqrt(self, x: S) -> S: ...
+    def rsqrt(self, x: S) -> S: ...
+    def exp(self, x: S) -> S: ...
+    def logistic(self, x: S, scale: float) -> S:
+        """x / (1 + exp(-scale x)), with one exponential."""
+        ...
+
+    def relu_standin(self, x: S) -> S: ...
+    def max_standin(self, x: S, y: S) -> S: ...
+    def pow_standin(self, x: S, y: S) -> S: ...
+
+
+class AbstractOps(Protocol[S]):
+    """The abstract-expression algebra of the pruner (constants are not part of it)."""
+
+    def identity(self, x: S) -> S: ...
+    def one(self) -> S: ...
+    def add(self, x: S, y: S) -> S: ...
+    def mul(self, x: S, y: S) -> S: ...
+    def div(self, x: S, y: S) -> S: ...
+    def sqrt(self, x: S) -> S: ...
+    def exp(self, x: S) -> S: ...
+    def opaque(self, name: str, args: Sequence[S]) -> S:
+        """An uninterpreted function `name` of `args`."""
+        ...
+
+
+class LoweringOps(Protocol[S]):
+    """The f32 scalar operations code generation offers (approximate transcendentals)."""
+
+    def f32(self, value: float) -> S: ...
+    def fadd(self, a: S, b: S) -> S: ...
+    def fsub(self, a: S, b: S) -> S: ...
+    def fmul(self, a: S, b: S) -> S: ...
+    def fdiv(self, a: S, b: S) -> S: ...
+    def fma(self, a: S, b: S, c: S) -> S: ...
+    def fneg(self, a: S) -> S: ...
+    def fmax(self, a: S, b: S) -> S: ...
+    def fabs(self, a: S) -> S: ...
+    def ffloor(self, a: S) -> S: ...
+    def ex2(self, a: S) -> S: ...
+    def lg2(self, a: S) -> S: ...
+    def exp(self, a: S) -> S: ...
+    def sqrt(self, a: S) -> S: ...
+    def rsqrt(self, a: S) -> S: ...
+    def fcmp(self, pred: str, a: S, b: S) -> Any:
+        """An i1 condition (LLVM fcmp predicates: olt, oeq, one, ...)."""
+        ...
+
+    def and1(self, a: Any, b: Any) -> Any: ...
+    def select(self, cond: Any, a: S, b: S) -> S: ...
+
+
+class ValueOps(Protocol[S]):
+    """The arithmetic of a value domain of the evaluator (`mirage.dialects.semantics`)."""
+
+    def elementwise(self, kind: str, args: Sequence[S]) -> S:
+        """The elementwise kind `kind` (a row of `UNARY_KINDS` or `BINARY_KINDS`)."""
+        ...
+
+    def scale(self, value: S, factor: float) -> S: ...
+
+
+class LinalgOps(Protocol[S]):
+    """Building a `linalg.generic` body: constants of the body's element type and `arith`
+    or `math` ops by their MLIR names (`arith.addf`, `math.exp`)."""
+
+    def const(self, value: float) -> S: ...
+    def op(self, name: str, *args: S) -> S: ...
+
+
+Params = Sequence[float]
+FieldFn = Callable[[FieldOps[Any], Sequence[Any], Params], Any]
+AbstractFn = Callable[[AbstractOps[Any], Sequence[Any], Params], Any]
+LowerFn = Callable[[LoweringOps[Any], Sequence[Any], Params], Any]
+LinalgFn = Callable[[LinalgOps[Any], Sequence[Any], Params], Any]
+EvalFn = Callable[[ValueOps[Any], Sequence[Any], Params], Any]
+
+
+@dataclass(frozen=True)
+class FieldRule:
+    exact: bool
+    """True: the rule is the operation itself (division by the modular inverse, square
+    root by a modular root, exp by omega^x). False: a deterministic stand-in."""
+    note: str
+    apply: FieldFn | None = None
+    """For pointwise kinds: the rule over `FieldOps`."""
+
+
+# --- families ---------------------------------------------------------------------------
+
+
+class Family(Enum):
+    ELEMENTWISE = "elementwise"
+    """Unary and binary elementwise ops, broadcasting like numpy; one row each below."""
+    SCALED = "scaled"
+    """Pointwise with constant parameters (mul_scalar)."""
+    CONTRACTION = "contraction"
+    REDUCTION = "reduction"
+    NORM = "norm"
+    CONCAT = "concat"
+    PERMUTE = "permute"
+    """Moves elements without arithmetic: a permutation of the dims (transpose)."""
+    RESHAPE = "reshape"
+    """Moves elements without arithmetic: the same elements in another shape."""
+    CONSTANT = "constant"
+    INPUT = "input"
+    OUTPUT = "output"
+    ACCUMULATOR = "accumulator"
+    STRUCTURE = "structure"
+    """The IR's skeleton: graph, fuse, for_loop, yield, return."""
+
+
+class Loop(Enum):
+    """How an accumulator combines the loop's iterations."""
+
+    SUM = "sum"
+    MAX = "max"
+    SUM_LAST = "sum_last"
+    """Sums the iterations and the tile's last dim."""
+    MEAN_LAST = "mean_last"
+    RMS_LAST = "rms_last"
+    RESCALE = "rescale"
+    """Online softmax: sum of v * exp(s - max s)."""
+
+
+KERNEL, BLOCK, THREAD = "kernel", "block", "thread"
+
+
+@dataclass(frozen=True)
+class OpKind:
+    """One op kind, named as in the dialects without the dialect prefix."""
+
+    name: str
+    family: Family
+    levels: tuple[str, ...]
+    """The dialects that define `<level>.<name>`."""
+    summary: str
+    field_rule: FieldRule
+    arity: int = 1
+    params: tuple[str, ...] = ()
+    """Attributes that are constant parameters of a pointwise rule."""
+    float_fn: Callable[..., FloatArray] | None = None
+    """Pointwise kinds: the meaning on numpy floating arrays (broadcasting like numpy),
+    then the params."""
+    evaluate: EvalFn | None = None
+    """Pointwise kinds: the meaning in any value domain of the evaluator."""
+    abstract: AbstractFn | None = None
+    lower: LowerFn | None = None
+    linalg: LinalgFn | None = None
+    flops: int = 1
+    """Arithmetic instructions per element, for the cost model."""
+    reduce: str | None = None
+    """Reductions and accumulators: the combination (sum or max)."""
+    loop: Loop | None = None
+    """Accumulators: how the iterations combine."""
+    same_shape: bool = False
+    """The result has the shape of the first operand (an accumulator that keeps the tile,
+    mul_scalar, rms_norm)."""
+    linear: bool = False
+    """Commutes with sums (a linear map of its operand, as mul_scalar and accum_sum)."""
+    body: str | None = None
+    """Structural ops with a body: the level of the body's ops."""
+    offered_with: tuple[frozenset[str], ...] = field(default_factory=tuple[frozenset[str], ...])
+    """Accumulators the search offers beyond the plain sum: offered when the program has
+    every kind of one of these sets."""
+
+    def param_values(self, attr: Callable[[str], Any]) -> tuple[float, ...]:
+        """The constant parameters of one op, read by `attr(name)`."""
+        return tuple(float(attr(name)) for name in self.params)
+
+    @property
+    def pointwise(self) -> bool:
+        """Computes each element from the same element of its operands (thread level)."""
+        return self.family in (Family.ELEMENTWISE, Family.SCALED)
+
+    @property
+    def is_accumulator(self) -> bool:
+        return self.family is Family.ACCUMULATOR
+
+    @property
+    def is_reduction(self) -> bool:
+        return self.family is Family.REDUCTION
+
+
+# --- the elementwise rows -----------------------------------------------------------------
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
 def _gelu(x: FloatArray) -> FloatArray:
     # The exact (erf) form, as torch.nn.functional.gelu computes it by default.
-    return (0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)).astype(x.dtype))).astype(x.dtype)
+    erf: FloatArray = np.asarray(_erf(x / math.sqrt(2.0))).astype(x.dtype)
+    return np.asarray(0.5 * x * (1.0 + erf)).astype(x.dtype)
+
+
+def _rsqrt(x: FloatArray) -> FloatArray:
+    return 1.0 / np.sqrt(x)
+
+
+def _relu(x: FloatArray) -> FloatArray:
+    return np.maximum(x, 0)
+
+
+def _scaled(x: FloatArray, c: float) -> FloatArray:
+    return x * c
 
 
 def _silu(x: FloatArray) -> FloatArray:
     return x / (1.0 + np.exp(-x))
 
 
-@dataclass(frozen=True)
-class ElementwiseKind:
-    """One elementwise operation, named as in the dialects (`kernel.<name>`, `block.<name>`,
-    `thread.<name>`)."""
-
-    name: str
-    arity: int
-    float_fn: Callable[..., FloatArray]
-    """Its meaning on numpy floating arrays (broadcasting like numpy)."""
-    flops: int
-    """Arithmetic instructions per element, for the cost model."""
-    summary: str
+def _lower_silu(b: LoweringOps[S], x: S) -> S:
+    return b.fdiv(x, b.fadd(b.f32(1.0), b.exp(b.fneg(x))))
 
 
-UNARY_KINDS: tuple[ElementwiseKind, ...] = (
-    ElementwiseKind("exp", 1, np.exp, 4, "e to the power of x"),
-    ElementwiseKind("square", 1, np.square, 1, "x * x"),
-    ElementwiseKind("sqrt", 1, np.sqrt, 4, "square root"),
-    ElementwiseKind("rsqrt", 1, lambda x: 1.0 / np.sqrt(x), 4, "reciprocal square root"),
-    ElementwiseKind("silu", 1, _silu, 8, "x * sigmoid(x)"),
-    ElementwiseKind("gelu", 1, _gelu, 16, "x * Phi(x), the exact (erf) form"),
-    ElementwiseKind("relu", 1, lambda x: np.maximum(x, 0), 1, "max(x, 0)"),
+def _lower_erf(b: LoweringOps[S], x: S) -> S:
+    # Abramowitz and Stegun 7.1.26: absolute error below 1.5e-7.
+    ax = b.fabs(x)
+    t = b.fdiv(b.f32(1.0), b.fma(ax, b.f32(0.3275911), b.f32(1.0)))
+    poly = b.f32(1.061405429)
+    for c in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        poly = b.fma(poly, t, b.f32(c))
+    poly = b.fmul(poly, t)
+    y = b.fsub(b.f32(1.0), b.fmul(poly, b.exp(b.fneg(b.fmul(ax, ax)))))
+    return b.select(b.fcmp("olt", x, b.f32(0.0)), b.fneg(y), y)
+
+
+def _lower_gelu(b: LoweringOps[S], x: S) -> S:
+    e = _lower_erf(b, b.fmul(x, b.f32(1.0 / math.sqrt(2.0))))
+    return b.fmul(b.fmul(x, b.f32(0.5)), b.fadd(b.f32(1.0), e))
+
+
+def _lower_pow(b: LoweringOps[S], x: S, y: S) -> S:
+    """x ** y as numpy computes it for real results: negative bases only with integral
+    exponents (sign from the exponent's parity), NaN otherwise; x ** 0 == 1."""
+    r = b.ex2(b.fmul(y, b.lg2(b.fabs(x))))
+    integral = b.fcmp("oeq", b.ffloor(y), y)
+    half = b.fmul(y, b.f32(0.5))
+    odd = b.and1(integral, b.fcmp("one", b.ffloor(half), half))
+    negative_base = b.select(odd, b.fneg(r), r)
+    negative_base = b.select(integral, negative_base, b.f32(math.nan))
+    r = b.select(b.fcmp("olt", x, b.f32(0.0)), negative_base, r)
+    return b.select(b.fcmp("oeq", y, b.f32(0.0)), b.f32(1.0), r)
+
+
+def _linalg_silu(m: LinalgOps[S], x: S) -> S:
+    e = m.op("math.exp", m.op("arith.negf", x))
+    return m.op("arith.divf", x, m.op("arith.addf", e, m.const(1.0)))
+
+
+def _linalg_gelu(m: LinalgOps[S], x: S) -> S:
+    scaled = m.op("arith.mulf", x, m.const(math.sqrt(0.5)))
+    erf = m.op("math.erf", scaled)
+    half = m.op("arith.mulf", m.op("arith.addf", erf, m.const(1.0)), m.const(0.5))
+    return m.op("arith.mulf", x, half)
+
+
+_ALL_LEVELS = (KERNEL, BLOCK, THREAD)
+
+
+def _unary(
+    name: str,
+    summary: str,
+    float_fn: Callable[..., FloatArray],
+    flops: int,
+    field_rule: tuple[bool, str, Callable[[FieldOps[Any], Any], Any]],
+    abstract: Callable[[AbstractOps[Any], Any], Any],
+    lower: Callable[[LoweringOps[Any], Any], Any],
+    linalg: Callable[[LinalgOps[Any], Any], Any],
+) -> OpKind:
+    exact, note, ff = field_rule
+    return OpKind(
+        name,
+        Family.ELEMENTWISE,
+        _ALL_LEVELS,
+        summary,
+        FieldRule(exact, note, lambda f, a, p: ff(f, a[0])),
+        arity=1,
+        float_fn=float_fn,
+        evaluate=lambda d, a, p: d.elementwise(name, a),
+        abstract=lambda e, a, p: abstract(e, a[0]),
+        lower=lambda b, a, p: lower(b, a[0]),
+        linalg=lambda m, a, p: linalg(m, a[0]),
+        flops=flops,
+    )
+
+
+def _binary(
+    name: str,
+    summary: str,
+    float_fn: Callable[..., FloatArray],
+    flops: int,
+    field_rule: tuple[bool, str, Callable[[FieldOps[Any], Any, Any], Any]],
+    abstract: Callable[[AbstractOps[Any], Any, Any], Any],
+    lower: Callable[[LoweringOps[Any], Any, Any], Any],
+    linalg: Callable[[LinalgOps[Any], Any, Any], Any],
+) -> OpKind:
+    exact, note, ff = field_rule
+    return OpKind(
+        name,
+        Family.ELEMENTWISE,
+        _ALL_LEVELS,
+        summary,
+        FieldRule(exact, note, lambda f, a, p: ff(f, a[0], a[1])),
+        arity=2,
+        float_fn=float_fn,
+        evaluate=lambda d, a, p: d.elementwise(name, a),
+        abstract=lambda e, a, p: abstract(e, a[0], a[1]),
+        lower=lambda b, a, p: lower(b, a[0], a[1]),
+        linalg=lambda m, a, p: linalg(m, a[0], a[1]),
+        flops=flops,
+    )
+
+
+UNARY_KINDS: tuple[OpKind, ...] = (
+    _unary(
+        "exp",
+        "e to the power of x",
+        np.exp,
+        4,
+        (True, "omega^(x mod Q), omega of order Q", lambda f, x: f.exp(x)),
+        lambda e, x: e.exp(x),
+        lambda b, x: b.exp(x),
+        lambda m, x: m.op("math.exp", x),
+    ),
+    _unary(
+        "square",
+        "x * x",
+        np.square,
+        1,
+        (True, "x * x", lambda f, x: f.square(x)),
+        lambda e, x: e.mul(x, x),
+        lambda b, x: b.fmul(x, x),
+        lambda m, x: m.op("arith.mulf", x, x),
+    ),
+    _unary(
+        "sqrt",
+        "square root",
+        np.sqrt,
+        4,
+        (
+            True,
+            "canonical modular square root, in Z_P[i] for non-residues",
+            lambda f, x: f.sqrt(x),
+        ),
+        lambda e, x: e.sqrt(x),
+        lambda b, x: b.sqrt(x),
+        lambda m, x: m.op("math.sqrt", x),
+    ),
+    _unary(
+        "rsqrt",
+        "reciprocal square root",
+        _rsqrt,
+        4,
+        (True, "inverse of the canonical modular square root", lambda f, x: f.rsqrt(x)),
+        lambda e, x: e.div(e.one(), e.sqrt(x)),
+        lambda b, x: b.rsqrt(x),
+        lambda m, x: m.op("math.rsqrt", x),
+    ),
+    _unary(
+        "silu",
+        "x * sigmoid(x)",
+        _silu,
+        8,
+        (True, "x / (1 + exp(-x)), one exponential", lambda f, x: f.logistic(x, 1.0)),
+        lambda e, x: e.opaque("silu", [x]),
+        _lower_silu,
+        _linalg_silu,
+    ),
+    _unary(
+        "gelu",
+        "x * Phi(x), the exact (erf) form",
+        _gelu,
+        16,
+        (
+            False,
+            "stand-in x / (1 + exp(-1.702 x)); erf has no field image",
+            lambda f, x: f.logistic(x, 1.702),
+        ),
+        lambda e, x: e.opaque("gelu", [x]),
+        _lower_gelu,
+        _linalg_gelu,
+    ),
+    _unary(
+        "relu",
+        "max(x, 0)",
+        _relu,
+        1,
+        (
+            False,
+            "stand-in: x if its centered residue is >= 0, else 0",
+            lambda f, x: f.relu_standin(x),
+        ),
+        lambda e, x: e.opaque("relu", [x]),
+        lambda b, x: b.fmax(x, b.f32(0.0)),
+        lambda m, x: m.op("arith.maximumf", x, m.const(0.0)),
+    ),
 )
 
-BINARY_KINDS: tuple[ElementwiseKind, ...] = (
-    ElementwiseKind("add", 2, np.add, 1, "x + y"),
-    ElementwiseKind("sub", 2, np.subtract, 1, "x - y"),
-    ElementwiseKind("mul", 2, np.multiply, 1, "x * y"),
-    ElementwiseKind("div", 2, np.divide, 4, "x / y"),
-    ElementwiseKind("pow", 2, np.power, 8, "x to the power of y"),
-    ElementwiseKind("max", 2, np.maximum, 1, "the larger of x and y"),
+BINARY_KINDS: tuple[OpKind, ...] = (
+    _binary(
+        "add",
+        "x + y",
+        np.add,
+        1,
+        (True, "x + y", lambda f, x, y: f.add(x, y)),
+        lambda e, x, y: e.add(x, y),
+        lambda b, x, y: b.fadd(x, y),
+        lambda m, x, y: m.op("arith.addf", x, y),
+    ),
+    _binary(
+        "sub",
+        "x - y",
+        np.subtract,
+        1,
+        (True, "x - y", lambda f, x, y: f.sub(x, y)),
+        # a - b = a + (-1) b, and constants are not part of the abstraction
+        lambda e, x, y: e.add(x, y),
+        lambda b, x, y: b.fsub(x, y),
+        lambda m, x, y: m.op("arith.subf", x, y),
+    ),
+    _binary(
+        "mul",
+        "x * y",
+        np.multiply,
+        1,
+        (True, "x * y", lambda f, x, y: f.mul(x, y)),
+        lambda e, x, y: e.mul(x, y),
+        lambda b, x, y: b.fmul(x, y),
+        lambda m, x, y: m.op("arith.mulf", x, y),
+    ),
+    _binary(
+        "div",
+        "x / y",
+        np.divide,
+        4,
+        (True, "x * y^-1 (modular inverse)", lambda f, x, y: f.div(x, y)),
+        lambda e, x, y: e.div(x, y),
+        lambda b, x, y: b.fdiv(x, y),
+        lambda m, x, y: m.op("arith.divf", x, y),
+    ),
+    _binary(
+        "pow",
+        "x to the power of y",
+        np.power,
+        8,
+        (False, "stand-in: x^(y mod P-1) on the residues", lambda f, x, y: f.pow_standin(x, y)),
+        lambda e, x, y: e.opaque("pow", [x, y]),
+        _lower_pow,
+        lambda m, x, y: m.op("math.powf", x, y),
+    ),
+    _binary(
+        "max",
+        "the larger of x and y",
+        np.maximum,
+        1,
+        (False, "stand-in: the larger centered residue", lambda f, x, y: f.max_standin(x, y)),
+        lambda e, x, y: e.opaque("max", [x, y]),
+        lambda b, x, y: b.fmax(x, y),
+        lambda m, x, y: m.op("arith.maximumf", x, y),
+    ),
 )
 
-ELEMENTWISE_KINDS: dict[str, ElementwiseKind] = {k.name: k for k in UNARY_KINDS + BINARY_KINDS}
+
+# --- the other kinds -----------------------------------------------------------------------
+
+_STRUCTURAL = FieldRule(True, "moves values; no arithmetic")
+_KB = (KERNEL, BLOCK)
+
+MUL_SCALAR = OpKind(
+    "mul_scalar",
+    Family.SCALED,
+    _ALL_LEVELS,
+    "x times a constant",
+    FieldRule(
+        True,
+        "the constant as an exact rational mod P and mod Q",
+        lambda f, a, p: f.scale(a[0], p[0]),
+    ),
+    params=("scalar",),
+    float_fn=_scaled,
+    evaluate=lambda d, a, p: d.scale(a[0], p[0]),
+    abstract=lambda e, a, p: e.identity(a[0]),
+    lower=lambda b, a, p: b.fmul(a[0], b.f32(p[0])),
+    linalg=lambda m, a, p: m.op("arith.mulf", a[0], m.const(p[0])),
+    same_shape=True,
+    linear=True,
+)
+"""Multiplication by a constant (`scalar`): the pointwise kind with a parameter."""
+
+MATMUL = OpKind(
+    "matmul",
+    Family.CONTRACTION,
+    _KB,
+    "batched matrix product",
+    FieldRule(True, "exact modular product (float64 BLAS on limbs)"),
+    arity=2,
+)
+REDUCE_SUM = OpKind(
+    "reduce_sum",
+    Family.REDUCTION,
+    _KB,
+    "sum over a dim",
+    FieldRule(True, "modular sum"),
+    reduce="sum",
+)
+REDUCE_MAX = OpKind(
+    "reduce_max",
+    Family.REDUCTION,
+    _KB,
+    "max over a dim",
+    FieldRule(False, "stand-in: the element with the largest centered residue"),
+    reduce="max",
+)
+RMS_NORM = OpKind(
+    "rms_norm",
+    Family.NORM,
+    _KB,
+    "x / sqrt(mean(x^2)) over the last dim",
+    FieldRule(True, "x / sqrt(mean(x^2)) with the modular square root"),
+    same_shape=True,
+)
+CONCAT = OpKind("concat", Family.CONCAT, _KB, "concatenation along a dim", _STRUCTURAL, arity=2)
+CONSTANT = OpKind(
+    "constant",
+    Family.CONSTANT,
+    (KERNEL,),
+    "a tensor of one value",
+    FieldRule(True, "the constant as an exact rational mod P and mod Q"),
+    arity=0,
+)
+TRANSPOSE = OpKind("transpose", Family.PERMUTE, (KERNEL,), "permuted dims", _STRUCTURAL)
+RESHAPE = OpKind("reshape", Family.RESHAPE, (KERNEL,), "the same elements, reshaped", _STRUCTURAL)
+INPUT = OpKind("input", Family.INPUT, (BLOCK,), "a block's tile of a device tensor", _STRUCTURAL)
+OUTPUT = OpKind("output", Family.OUTPUT, (BLOCK,), "a block's tile saved", _STRUCTURAL)
+
+
+def _accumulator(
+    name: str,
+    loop: Loop,
+    field_rule: FieldRule,
+    offered_with: tuple[frozenset[str], ...] = (),
+    *,
+    arity: int = 1,
+    same_shape: bool = True,
+    linear: bool = False,
+) -> OpKind:
+    return OpKind(
+        name,
+        Family.ACCUMULATOR,
+        (BLOCK,),
+        f"accumulates over the loop ({loop.value})",
+        field_rule,
+        arity=arity,
+        reduce="max" if loop is Loop.MAX else "sum",
+        loop=loop,
+        same_shape=same_shape,
+        linear=linear,
+        offered_with=offered_with,
+    )
+
+
+ACCUMULATOR_KINDS: tuple[OpKind, ...] = (
+    _accumulator(
+        "accum_sum", Loop.SUM, FieldRule(True, "modular sum over iterations"), linear=True
+    ),
+    _accumulator(
+        "accum_sum_last",
+        Loop.SUM_LAST,
+        FieldRule(True, "modular sum over iterations and the last dim"),
+        (frozenset({"reduce_sum"}),),
+        same_shape=False,
+    ),
+    _accumulator(
+        "accum_mean_last",
+        Loop.MEAN_LAST,
+        FieldRule(True, "modular mean (times the inverse of the count)"),
+        (frozenset({"reduce_sum", "mul_scalar"}),),
+        same_shape=False,
+    ),
+    _accumulator(
+        "accum_rms_last",
+        Loop.RMS_LAST,
+        FieldRule(True, "modular square root of the mean of squares"),
+        (frozenset({"rms_norm"}), frozenset({"reduce_sum", "sqrt"})),
+        same_shape=False,
+    ),
+    _accumulator(
+        "accum_max",
+        Loop.MAX,
+        FieldRule(False, "stand-in: the largest centered residue"),
+        (frozenset({"reduce_max"}),),
+    ),
+    _accumulator(
+        "accum_rescale",
+        Loop.RESCALE,
+        FieldRule(
+            False, "exp(s - max s): exact up to the max, a stand-in that cancels when normalized"
+        ),
+        (frozenset({"exp", "reduce_max"}),),
+        arity=2,
+    ),
+)
+
+
+def _structure(name: str, levels: tuple[str, ...], summary: str, body: str | None = None) -> OpKind:
+    return OpKind(name, Family.STRUCTURE, levels, summary, _STRUCTURAL, arity=-1, body=body)
+
+
+STRUCTURE_KINDS: tuple[OpKind, ...] = (
+    _structure("graph", (KERNEL,), "a custom kernel: a block graph launched on a grid", BLOCK),
+    _structure("fuse", (THREAD,), "a thread graph: pointwise ops fused per element", THREAD),
+    _structure("for_loop", (BLOCK,), "the loop of a block graph"),
+    _structure("yield", (BLOCK, THREAD), "the loop's or the fused body's results"),
+    _structure("return", (BLOCK,), "a block graph's outputs"),
+)
+
+OP_KINDS: dict[str, OpKind] = {
+    k.name: k
+    for k in (
+        *UNARY_KINDS,
+        *BINARY_KINDS,
+        MUL_SCALAR,
+        MATMUL,
+        REDUCE_SUM,
+        REDUCE_MAX,
+        RMS_NORM,
+        CONCAT,
+        CONSTANT,
+        TRANSPOSE,
+        RESHAPE,
+        INPUT,
+        OUTPUT,
+        *ACCUMULATOR_KINDS,
+        *STRUCTURE_KINDS,
+    )
+}
+"""Every op kind of the three dialects, by name."""
+
+
+def op_kind(name: str) -> OpKind:
+    """The record of kind `name`; a KeyError names an unknown kind."""
+    try:
+        return OP_KINDS[name]
+    except KeyError:
+        raise KeyError(f"unknown op kind '{name}'") from None
+
+
+# --- predicate sets, defined once ----------------------------------------------------------
+
+
+def _names(pred: Callable[[OpKind], bool]) -> frozenset[str]:
+    return frozenset(k.name for k in OP_KINDS.values() if pred(k))
+
+
+ELEMENTWISE_KINDS: dict[str, OpKind] = {k.name: k for k in UNARY_KINDS + BINARY_KINDS}
+"""The unary and binary elementwise kinds (one op class per row at each level)."""
+UNARY = frozenset(k.name for k in UNARY_KINDS)
+BINARY = frozenset(k.name for k in BINARY_KINDS)
+POINTWISE = _names(lambda k: k.pointwise)
+"""Elementwise kinds and mul_scalar: what a thread.fuse body may hold."""
+FUSED = POINTWISE | {"fuse"}
+"""Pointwise kinds and the fused op itself: each element from the same operand elements."""
+REDUCTIONS = _names(lambda k: k.is_reduction)
+ACCUMULATORS = tuple(k.name for k in ACCUMULATOR_KINDS)
+LAST_DIM_ACCUMULATORS = frozenset(
+    k.name for k in ACCUMULATOR_KINDS if k.loop in (Loop.SUM_LAST, Loop.MEAN_LAST, Loop.RMS_LAST)
+)
+SAME_SHAPE_ACCUMULATORS = frozenset(k.name for k in ACCUMULATOR_KINDS if k.same_shape)
+LAYOUT_OPS = _names(lambda k: k.family in (Family.PERMUTE, Family.RESHAPE))
+STRUCTURE = _names(lambda k: k.family is Family.STRUCTURE)
+SCALED = _names(lambda k: k.family is Family.SCALED)
+"""Pointwise kinds with constant parameters."""

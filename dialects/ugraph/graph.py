@@ -18,15 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 
+from mirage.dialects.opkinds import ACCUMULATORS
+
 AttrValue = Hashable
-ACCUMULATOR_KINDS = (
-    "accum_sum",
-    "accum_sum_last",
-    "accum_mean_last",
-    "accum_rms_last",
-    "accum_max",
-    "accum_rescale",
-)
+ACCUMULATOR_KINDS = ACCUMULATORS
 
 
 @dataclass(frozen=True, slots=True)
