@@ -251,6 +251,9 @@ class Builder:
     def fabs(self, a: SSAValue) -> SSAValue:
         return self._r(llvm.FAbsOp(a, f32))
 
+    def ffloor(self, a: SSAValue) -> SSAValue:
+        return self._r(llvm.FFloorOp(a))
+
     def ex2(self, a: SSAValue) -> SSAValue:
         return self._r(nvvm.Ex2ApproxOp(a))
 

@@ -30,7 +30,7 @@ from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, group_layout, wide_group
 from mirage.lowering.to_llvm.builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
-from mirage.lowering.to_llvm.scalar import scalar_op
+from mirage.lowering.to_llvm.scalar import pointwise_op
 
 SMEM_SYMBOL = "mirage_smem"
 
@@ -1083,16 +1083,14 @@ class _Reader:
         if op.kind == "fuse":
             assert op.body is not None
             return _run_scalar_graph(k.b, op.body, args)
-        scalar = op.float_attr("scalar") if op.kind == "mul_scalar" else None
-        return [scalar_op(k.b, op.kind, args, scalar)]
+        return [pointwise_op(k.b, op, args)]
 
 
 def _run_scalar_graph(b: Builder, body: Graph, args: list[SSAValue]) -> list[SSAValue]:
     values: list[SSAValue] = list(args)
     for op in body.ops:
         operands = [values[i] for i in op.operands]
-        scalar = op.float_attr("scalar") if op.kind == "mul_scalar" else None
-        values.append(scalar_op(b, op.kind, operands, scalar))
+        values.append(pointwise_op(b, op, operands))
     return [values[i] for i in body.outputs]
 
 
