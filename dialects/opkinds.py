@@ -171,12 +171,26 @@ class Loop(Enum):
 
     SUM = "sum"
     MAX = "max"
+    # (this order is the search's order of accumulators)
     SUM_LAST = "sum_last"
     """Sums the iterations and the tile's last dim."""
     MEAN_LAST = "mean_last"
     RMS_LAST = "rms_last"
     RESCALE = "rescale"
     """Online softmax: sum of v * exp(s - max s)."""
+
+
+class Partials(Enum):
+    """What a kind does to operands that are partial sums (summed later over a dim)."""
+
+    PASSES = "passes"
+    """Linear in its one operand: the result is a partial sum too."""
+    SUM = "sum"
+    """A sum of its operands: partial where they are, unless one is broadcast."""
+    PRODUCT = "product"
+    """At most one operand may be partial."""
+    QUOTIENT = "quotient"
+    """Only the dividend may be partial."""
 
 
 KERNEL, BLOCK, THREAD = "kernel", "block", "thread"
@@ -203,8 +217,13 @@ class OpKind:
     abstract: AbstractFn | None = None
     lower: LowerFn | None = None
     linalg: LinalgFn | None = None
-    flops: int = 1
-    """Arithmetic instructions per element, for the cost model."""
+    flops: int = 0
+    """Arithmetic instructions per element, for the cost model (of the result, or of the
+    first operand with `flops_of_operand`)."""
+    flops_of_operand: bool = False
+    partials: Partials | None = None
+    """How the kind treats partial results (sums the search leaves to a later reduction):
+    None where its operands must be complete."""
     reduce: str | None = None
     """Reductions and accumulators: the combination (sum or max)."""
     loop: Loop | None = None
@@ -212,13 +231,18 @@ class OpKind:
     same_shape: bool = False
     """The result has the shape of the first operand (an accumulator that keeps the tile,
     mul_scalar, rms_norm)."""
+    commutative: bool = False
+    """Binary kinds: f(x, y) == f(y, x)."""
     linear: bool = False
     """Commutes with sums (a linear map of its operand, as mul_scalar and accum_sum)."""
     body: str | None = None
     """Structural ops with a body: the level of the body's ops."""
+    implies: frozenset[str] = frozenset()
+    """Kinds the search also needs where a program has this one (what computes it across
+    a loop: rms_norm is accum_rms_last and a division after the loop)."""
     offered_with: tuple[frozenset[str], ...] = field(default_factory=tuple[frozenset[str], ...])
-    """Accumulators the search offers beyond the plain sum: offered when the program has
-    every kind of one of these sets."""
+    """Accumulators: the search offers this one when the program has every kind of one of
+    these sets (never when there is none)."""
 
     def param_values(self, attr: Callable[[str], Any]) -> tuple[float, ...]:
         """The constant parameters of one op, read by `attr(name)`."""
@@ -346,7 +370,9 @@ def _binary(
     summary: str,
     float_fn: Callable[..., FloatArray],
     flops: int,
+    commutative: bool,
     field_rule: tuple[bool, str, Callable[[FieldOps[Any], Any, Any], Any]],
+    partials: Partials | None,
     abstract: Callable[[AbstractOps[Any], Any, Any], Any],
     lower: Callable[[LoweringOps[Any], Any, Any], Any],
     linalg: Callable[[LinalgOps[Any], Any, Any], Any],
@@ -365,6 +391,8 @@ def _binary(
         lower=lambda b, a, p: lower(b, a[0], a[1]),
         linalg=lambda m, a, p: linalg(m, a[0], a[1]),
         flops=flops,
+        commutative=commutative,
+        partials=partials,
     )
 
 
@@ -459,7 +487,9 @@ BINARY_KINDS: tuple[OpKind, ...] = (
         "x + y",
         np.add,
         1,
+        True,
         (True, "x + y", lambda f, x, y: f.add(x, y)),
+        Partials.SUM,
         lambda e, x, y: e.add(x, y),
         lambda b, x, y: b.fadd(x, y),
         lambda m, x, y: m.op("arith.addf", x, y),
@@ -469,7 +499,9 @@ BINARY_KINDS: tuple[OpKind, ...] = (
         "x - y",
         np.subtract,
         1,
+        False,
         (True, "x - y", lambda f, x, y: f.sub(x, y)),
+        Partials.SUM,
         # a - b = a + (-1) b, and constants are not part of the abstraction
         lambda e, x, y: e.add(x, y),
         lambda b, x, y: b.fsub(x, y),
@@ -480,7 +512,9 @@ BINARY_KINDS: tuple[OpKind, ...] = (
         "x * y",
         np.multiply,
         1,
+        True,
         (True, "x * y", lambda f, x, y: f.mul(x, y)),
+        Partials.PRODUCT,
         lambda e, x, y: e.mul(x, y),
         lambda b, x, y: b.fmul(x, y),
         lambda m, x, y: m.op("arith.mulf", x, y),
@@ -490,7 +524,9 @@ BINARY_KINDS: tuple[OpKind, ...] = (
         "x / y",
         np.divide,
         4,
+        False,
         (True, "x * y^-1 (modular inverse)", lambda f, x, y: f.div(x, y)),
+        Partials.QUOTIENT,
         lambda e, x, y: e.div(x, y),
         lambda b, x, y: b.fdiv(x, y),
         lambda m, x, y: m.op("arith.divf", x, y),
@@ -500,7 +536,9 @@ BINARY_KINDS: tuple[OpKind, ...] = (
         "x to the power of y",
         np.power,
         8,
+        False,
         (False, "stand-in: x^(y mod P-1) on the residues", lambda f, x, y: f.pow_standin(x, y)),
+        None,
         lambda e, x, y: e.opaque("pow", [x, y]),
         _lower_pow,
         lambda m, x, y: m.op("math.powf", x, y),
@@ -510,7 +548,9 @@ BINARY_KINDS: tuple[OpKind, ...] = (
         "the larger of x and y",
         np.maximum,
         1,
+        True,
         (False, "stand-in: the larger centered residue", lambda f, x, y: f.max_standin(x, y)),
+        None,
         lambda e, x, y: e.opaque("max", [x, y]),
         lambda b, x, y: b.fmax(x, y),
         lambda m, x, y: m.op("arith.maximumf", x, y),
@@ -541,6 +581,9 @@ MUL_SCALAR = OpKind(
     linalg=lambda m, a, p: m.op("arith.mulf", a[0], m.const(p[0])),
     same_shape=True,
     linear=True,
+    flops=1,
+    flops_of_operand=True,
+    partials=Partials.PASSES,
 )
 """Multiplication by a constant (`scalar`): the pointwise kind with a parameter."""
 
@@ -559,6 +602,8 @@ REDUCE_SUM = OpKind(
     "sum over a dim",
     FieldRule(True, "modular sum"),
     reduce="sum",
+    flops=1,
+    flops_of_operand=True,
 )
 REDUCE_MAX = OpKind(
     "reduce_max",
@@ -567,6 +612,8 @@ REDUCE_MAX = OpKind(
     "max over a dim",
     FieldRule(False, "stand-in: the element with the largest centered residue"),
     reduce="max",
+    flops=1,
+    flops_of_operand=True,
 )
 RMS_NORM = OpKind(
     "rms_norm",
@@ -575,8 +622,18 @@ RMS_NORM = OpKind(
     "x / sqrt(mean(x^2)) over the last dim",
     FieldRule(True, "x / sqrt(mean(x^2)) with the modular square root"),
     same_shape=True,
+    implies=frozenset({"div"}),
 )
-CONCAT = OpKind("concat", Family.CONCAT, _KB, "concatenation along a dim", _STRUCTURAL, arity=2)
+CONCAT = OpKind(
+    "concat",
+    Family.CONCAT,
+    _KB,
+    "concatenation along a dim",
+    _STRUCTURAL,
+    arity=2,
+    flops=1,
+    flops_of_operand=True,
+)
 CONSTANT = OpKind(
     "constant",
     Family.CONSTANT,
@@ -600,6 +657,7 @@ def _accumulator(
     arity: int = 1,
     same_shape: bool = True,
     linear: bool = False,
+    flops: int = 1,
 ) -> OpKind:
     return OpKind(
         name,
@@ -613,12 +671,19 @@ def _accumulator(
         same_shape=same_shape,
         linear=linear,
         offered_with=offered_with,
+        flops=flops,
+        flops_of_operand=True,
+        partials=Partials.PASSES if linear else None,
     )
 
 
 ACCUMULATOR_KINDS: tuple[OpKind, ...] = (
     _accumulator(
-        "accum_sum", Loop.SUM, FieldRule(True, "modular sum over iterations"), linear=True
+        "accum_sum",
+        Loop.SUM,
+        FieldRule(True, "modular sum over iterations"),
+        (frozenset(),),
+        linear=True,
     ),
     _accumulator(
         "accum_sum_last",
@@ -626,6 +691,7 @@ ACCUMULATOR_KINDS: tuple[OpKind, ...] = (
         FieldRule(True, "modular sum over iterations and the last dim"),
         (frozenset({"reduce_sum"}),),
         same_shape=False,
+        flops=3,
     ),
     _accumulator(
         "accum_mean_last",
@@ -633,6 +699,7 @@ ACCUMULATOR_KINDS: tuple[OpKind, ...] = (
         FieldRule(True, "modular mean (times the inverse of the count)"),
         (frozenset({"reduce_sum", "mul_scalar"}),),
         same_shape=False,
+        flops=3,
     ),
     _accumulator(
         "accum_rms_last",
@@ -640,12 +707,13 @@ ACCUMULATOR_KINDS: tuple[OpKind, ...] = (
         FieldRule(True, "modular square root of the mean of squares"),
         (frozenset({"rms_norm"}), frozenset({"reduce_sum", "sqrt"})),
         same_shape=False,
+        flops=3,
     ),
     _accumulator(
         "accum_max",
         Loop.MAX,
         FieldRule(False, "stand-in: the largest centered residue"),
-        (frozenset({"reduce_max"}),),
+        (frozenset({"reduce_max"}), frozenset({"max"})),
     ),
     _accumulator(
         "accum_rescale",
@@ -653,8 +721,8 @@ ACCUMULATOR_KINDS: tuple[OpKind, ...] = (
         FieldRule(
             False, "exp(s - max s): exact up to the max, a stand-in that cancels when normalized"
         ),
-        (frozenset({"exp", "reduce_max"}),),
         arity=2,
+        flops=3,
     ),
 )
 
@@ -726,4 +794,58 @@ SAME_SHAPE_ACCUMULATORS = frozenset(k.name for k in ACCUMULATOR_KINDS if k.same_
 LAYOUT_OPS = _names(lambda k: k.family in (Family.PERMUTE, Family.RESHAPE))
 STRUCTURE = _names(lambda k: k.family is Family.STRUCTURE)
 SCALED = _names(lambda k: k.family is Family.SCALED)
+COMMUTATIVE_KINDS = _names(lambda k: k.commutative)
 """Pointwise kinds with constant parameters."""
+SUM_REDUCTIONS = _names(lambda k: k.is_reduction and k.reduce == "sum")
+MAX_REDUCTIONS = _names(lambda k: k.is_reduction and k.reduce == "max")
+CONTRACTIONS = _names(lambda k: k.family is Family.CONTRACTION)
+NORMS = _names(lambda k: k.family is Family.NORM)
+CONCATS = _names(lambda k: k.family is Family.CONCAT)
+CONSTANTS = _names(lambda k: k.family is Family.CONSTANT)
+PERMUTES = _names(lambda k: k.family is Family.PERMUTE)
+RESHAPES = _names(lambda k: k.family is Family.RESHAPE)
+INPUTS = _names(lambda k: k.family is Family.INPUT)
+"""Input iterators (block level)."""
+OUTPUTS = _names(lambda k: k.family is Family.OUTPUT)
+"""Output savers (block level)."""
+ITERATORS = INPUTS | OUTPUTS
+LAUNCHES = _names(lambda k: k.body == BLOCK)
+"""Graph-defined kernels (a block graph as body)."""
+FUSES = _names(lambda k: k.body == THREAD)
+"""Fused thread graphs."""
+
+
+def accumulators_with(*loops: Loop) -> frozenset[str]:
+    """The accumulators that combine the loop in one of these ways."""
+    return frozenset(k.name for k in ACCUMULATOR_KINDS if k.loop in loops)
+
+
+SEARCH_ORDER: tuple[str, ...] = (
+    *INPUTS,
+    *CONTRACTIONS,
+    *(k.name for k in UNARY_KINDS),
+    *(k.name for k in BINARY_KINDS),
+    *sorted(SCALED),
+    *(k for k in OP_KINDS if k in REDUCTIONS),
+    *sorted(NORMS),
+    *sorted(CONCATS),
+    *(k.name for loop in Loop for k in ACCUMULATOR_KINDS if k.loop is loop),
+    *sorted(LAUNCHES),
+    *sorted(FUSES),
+    *OUTPUTS,
+)
+"""The order the search generates kinds in (its canonical order of ops)."""
+
+
+LOOP_SUM = accumulators_with(Loop.SUM)
+LOOP_MAX = accumulators_with(Loop.MAX)
+LOOP_SUM_LAST = accumulators_with(Loop.SUM_LAST)
+LOOP_MEAN_LAST = accumulators_with(Loop.MEAN_LAST)
+LOOP_RMS_LAST = accumulators_with(Loop.RMS_LAST)
+LOOP_RESCALE = accumulators_with(Loop.RESCALE)
+PLAIN_ACCUMULATORS = accumulators_with(Loop.SUM, Loop.MAX)
+"""Accumulators that combine each element over the iterations and nothing else."""
+SUMMING_ACCUMULATORS = accumulators_with(Loop.SUM, Loop.SUM_LAST)
+"""Accumulators whose result is a plain sum (no mean, root or rescale)."""
+SAME_SHAPE = _names(lambda k: k.same_shape)
+"""Kinds whose result has the shape of their first operand."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 
-from mirage.dialects.opkinds import ACCUMULATORS
+from mirage.dialects.opkinds import ACCUMULATORS, LAUNCHES
 
 AttrValue = Hashable
 ACCUMULATOR_KINDS = ACCUMULATORS
@@ -122,7 +122,7 @@ class Graph:
         """This kernel-level graph with `rewrite` applied to every graph-defined op's body."""
         ops = tuple(
             Op(op.kind, op.operands, op.results, op.attrs, rewrite(op.body))
-            if op.kind == "graph" and op.body is not None
+            if op.kind in LAUNCHES and op.body is not None
             else op
             for op in self.ops
         )

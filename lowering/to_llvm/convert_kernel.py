@@ -28,6 +28,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
+from mirage.dialects.opkinds import CONSTANTS, LAUNCHES, PERMUTES, RESHAPES
 from mirage.dialects.ugraph.convert import type_to_ir
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
@@ -67,7 +68,7 @@ def lower_function(f: func.FuncOp, arch: str) -> _Lowered:
     except ValueError as e:
         raise LoweringError(f"@{name}: {e}") from None
     graph_ops = [op for op in g.ops]
-    if len(stages) != sum(1 for op in graph_ops if op.kind == "graph"):
+    if len(stages) != sum(1 for op in graph_ops if op.kind in LAUNCHES):
         stages = [None] * len(graph_ops)
     # buffers: inputs, outputs, then every other kernel result
     buffer_of: dict[int, int] = {i: i for i in range(len(g.args))}
@@ -76,7 +77,7 @@ def lower_function(f: func.FuncOp, arch: str) -> _Lowered:
         buffer_of[o] = len(buffers)
         buffers.append(g.type_of(o))
     for op, results in g.result_ids():
-        if op.kind == "reshape":  # the same bytes under another shape
+        if op.kind in RESHAPES:  # the same bytes under another shape
             buffer_of[results[0]] = buffer_of[op.operands[0]]
             continue
         for r in results:
@@ -90,12 +91,12 @@ def lower_function(f: func.FuncOp, arch: str) -> _Lowered:
     entry = host.body.block
     lowered = _Lowered(host)
     for index, (op, results) in enumerate(g.result_ids()):
-        if op.kind == "reshape":
+        if op.kind in RESHAPES:
             continue
         kernel_name = f"{name}_k{index}"
-        if op.kind in ("constant", "transpose"):
+        if op.kind in CONSTANTS or op.kind in PERMUTES:
             out_type = op.results[0]
-            if op.kind == "constant":
+            if op.kind in CONSTANTS:
                 kernel = fill_kernel(kernel_name, out_type, op.float_attr("value"))
             else:
                 src_type = g.type_of(op.operands[0])
@@ -113,7 +114,7 @@ def lower_function(f: func.FuncOp, arch: str) -> _Lowered:
                 [entry.args[buffer_of[o]] for o in (*op.operands, *results)],
             )
             continue
-        assert op.kind == "graph" and op.body is not None
+        assert op.kind in LAUNCHES and op.body is not None
         grid = op.ints_attr("grid")
         block = op.ints_attr("block")
         loops = op.int_attr("forloop_range")

@@ -25,6 +25,15 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from mirage.dialects import nvvm
+from mirage.dialects.opkinds import (
+    FUSES,
+    LOOP_MAX,
+    LOOP_RESCALE,
+    LOOP_RMS_LAST,
+    LOOP_SUM,
+    PLAIN_ACCUMULATORS,
+    SUM_REDUCTIONS,
+)
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize.layout import Tile
@@ -656,13 +665,13 @@ class KernelEmitter:
         for v in task.writes:
             prod = self.producer.get(v)
             kind = prod[1].kind if prod else "accum_max"  # running maxima of accum_rescale
-            self._fill(v, NEG_INF if kind == "accum_max" else 0.0)
+            self._fill(v, NEG_INF if kind in LOOP_MAX else 0.0)
 
     def _t_acc_update(self, task: Task) -> None:
         op = self.graph.ops[task.op]
         acc = self._result(task.op)
-        if op.kind in ("accum_sum", "accum_max"):
-            combine = "sum" if op.kind == "accum_sum" else "max"
+        if op.kind in PLAIN_ACCUMULATORS:
+            combine = "sum" if op.kind in LOOP_SUM else "max"
             shape = self.tile(acc).shape
             vec = self._vec(shape, [acc], list(op.operands))
 
@@ -676,10 +685,10 @@ class KernelEmitter:
                     self.store_tile(acc, c, new)
 
             self.for_each_chunk(shape, vec, body)
-        elif op.kind == "accum_rescale":
+        elif op.kind in LOOP_RESCALE:
             self._rescale(task, op, acc)
         else:
-            square = op.kind == "accum_rms_last"
+            square = op.kind in LOOP_RMS_LAST
             src = op.operands[0]
             shape = self.graph.type_of(src).shape
 
@@ -893,7 +902,7 @@ class KernelEmitter:
         out = self._result(task.op)
         src = op.operands[0]
         shape = self.graph.type_of(src).shape
-        kind = "sum" if op.kind == "reduce_sum" else "max"
+        kind = "sum" if op.kind in SUM_REDUCTIONS else "max"
         self._group_reduce(
             src,
             shape,
@@ -1080,7 +1089,7 @@ class _Reader:
         k = self.k
         op = k.graph.ops[index]
         args = [self.read(o, _broadcast(coords, k.graph.type_of(o).shape)) for o in op.operands]
-        if op.kind == "fuse":
+        if op.kind in FUSES:
             assert op.body is not None
             return _run_scalar_graph(k.b, op.body, args)
         return [pointwise_op(k.b, op, args)]

@@ -17,10 +17,22 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import (
+    CONCATS,
+    CONTRACTIONS,
+    FUSES,
+    INPUTS,
+    LAUNCHES,
+    NORMS,
+    OUTPUTS,
+    PERMUTES,
+    POINTWISE,
+    REDUCTIONS,
+    RESHAPES,
+)
 from mirage.dialects.ugraph.graph import Graph, Op
 
-_THREAD_KINDS = frozenset({*ELEMENTWISE_KINDS, "mul_scalar"})
+_THREAD_KINDS = POINTWISE
 """Op kinds of a thread.fuse body: all act on one element at a time."""
 
 
@@ -47,24 +59,24 @@ def _slicewise(op: Op, operands: list[tuple[int, ...]], batch: int) -> bool:
     """Whether `op`, whose operands and results all have extent `batch` on dim 0, computes
     each slice of dim 0 from the same slice of its operands, by the same code."""
     kind = op.kind
-    if kind in ELEMENTWISE_KINDS or kind == "mul_scalar":
+    if kind in POINTWISE:
         return True
-    if kind == "matmul":
+    if kind in CONTRACTIONS:
         # Dim 0 must be a batch dim of both operands, not the rows of a 2-D lhs.
         return all(len(s) >= 3 for s in operands)
-    if kind in ("reduce_sum", "reduce_max", "concat"):
+    if kind in REDUCTIONS or kind in CONCATS:
         return 1 <= op.int_attr("dim") < len(operands[0])
-    if kind == "rms_norm":  # normalizes the last dim
+    if kind in NORMS:  # normalizes the last dim
         return len(operands[0]) >= 2
-    if kind == "transpose":
+    if kind in PERMUTES:
         return op.ints_attr("permutation")[0] == 0
-    if kind == "reshape":
+    if kind in RESHAPES:
         # Row-major: with dim 0 kept at the same extent, element (i, rest) stays in slice i.
         return True
-    if kind == "fuse":
+    if kind in FUSES:
         assert op.body is not None
         return all(b.kind in _THREAD_KINDS for b in op.body.ops)
-    if kind == "graph":
+    if kind in LAUNCHES:
         return _launch_is_slicewise(op, batch)
     return False
 
@@ -83,14 +95,14 @@ def _launch_is_slicewise(op: Op, batch: int) -> bool:
     cut_by: set[int] = set()
     args = len(body.args)
     for bop in body.ops:
-        if bop.kind == "input":
+        if bop.kind in INPUTS:
             # The loop walking dim 0 would feed one block several batch elements.
             if bop.operands[0] >= args or bop.int_attr("forloop_dim") == 0:
                 return False
             dmap = bop.ints_attr("imap")
         elif any(v < args for v in bop.operands):
             return False  # only input iterators may read the launch's device tensors
-        elif bop.kind == "output":
+        elif bop.kind in OUTPUTS:
             dmap = bop.ints_attr("omap")
         else:
             continue
@@ -109,5 +121,5 @@ def _launch_is_slicewise(op: Op, batch: int) -> bool:
     if grid[g] != batch:
         return False
     # Every output of the launch must be written by an output saver (its omap checked).
-    savers = {r for bop, rs in body.result_ids() if bop.kind == "output" for r in rs}
+    savers = {r for bop, rs in body.result_ids() if bop.kind in OUTPUTS for r in rs}
     return all(o in savers for o in body.outputs)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
+from mirage.dialects.opkinds import ACCUMULATORS, BINARY, CONCATS, CONTRACTIONS, LOOP_SUM
 from mirage.dialects.shapes import REPLICATE, ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.pruning import Term
@@ -100,7 +101,7 @@ class BlockStats:
     bounded: int = 0
 
 
-_DISTINCT_OPERANDS = frozenset({"add", "sub", "mul", "div", "max", "pow", "concat"})
+_DISTINCT_OPERANDS = BINARY | CONCATS
 
 
 @dataclass
@@ -170,7 +171,7 @@ class BlockGenerator:
             for i in range(len(state.inputs)):
                 yield -(i + 1)
             for j, op in enumerate(state.ops):
-                if not op.kind.startswith("accum_"):
+                if op.kind not in ACCUMULATORS:
                     yield j
             read = set(state.inputs) | {t.value for t in taken if isinstance(t, _Fresh)}
             for v, ty in enumerate(self.kernel_types):
@@ -179,7 +180,7 @@ class BlockGenerator:
         else:
             assert state.loop_end is not None
             for j in range(state.loop_end):
-                if state.ops[j].kind.startswith("accum_"):
+                if state.ops[j].kind in ACCUMULATORS:
                     yield j
             yield from range(state.loop_end, len(state.ops))
 
@@ -219,14 +220,11 @@ class BlockGenerator:
         out: list[BlockState | FinishedGraph] = []
         vocab = self.vocabulary
         unary: list[tuple[str, tuple[tuple[str, object], ...]]] = [(k, ()) for k in vocab.unary]
-        unary += [("mul_scalar", (("scalar", s),)) for s in vocab.scalars]
-        if vocab.rms_norm:
-            unary.append(("rms_norm", ()))
+        unary += vocab.scaled
+        unary += [(k, ()) for k in vocab.norms]
         if state.in_loop:
             unary += [(k, ()) for k in vocab.accumulators]
-        binary = (["matmul"] if vocab.matmul else []) + list(vocab.binary)
-        if vocab.concat:
-            binary.append("concat")
+        binary = [*vocab.contractions, *vocab.binary, *vocab.concats]
         if state.size + 2 <= self.max_ops:  # an op and at least one output
             firsts = list(self._operand_choices(state, ()))
             for a in firsts:
@@ -235,7 +233,7 @@ class BlockGenerator:
                 na = 1 if isinstance(a, _Fresh) else 0
                 ra = frozenset({a.value}) if isinstance(a, _Fresh) else frozenset()
                 for kind, attrs in unary:
-                    if self._room(state, fa, kind.startswith("accum_"), na, ra):
+                    if self._room(state, fa, kind in ACCUMULATORS, na, ra):
                         self._try(state, kind, (a,), attrs, out)
                 if self._room(state, fa, False, na, ra):
                     a_dims = self._dims(state, a)
@@ -256,10 +254,10 @@ class BlockGenerator:
                     if len(b_shape) != len(a_shape):
                         continue
                     for kind in binary:
-                        if kind == "matmul":
+                        if kind in CONTRACTIONS:
                             if len(a_shape) >= 2 and a_shape[-1] == b_shape[-2]:
                                 self._try(state, kind, (a, b), (), out)
-                        elif kind == "concat":
+                        elif kind in CONCATS:
                             for dim in range(len(a_shape)):
                                 self._try(state, kind, (a, b), (("dim", dim),), out)
                         elif all(
@@ -283,7 +281,7 @@ class BlockGenerator:
             not isinstance(operand, _Fresh)
             and operand >= 0
             and state.op_uses[operand] == 0
-            and (not state.in_loop or not state.ops[operand].kind.startswith("accum_"))
+            and (not state.in_loop or state.ops[operand].kind not in ACCUMULATORS)
         )
 
     def _room(
@@ -332,10 +330,10 @@ class BlockGenerator:
         attrs: tuple[tuple[str, object], ...],
     ) -> BlockState | None:
         self.stats.generated += 1
-        accumulator = kind.startswith("accum_")
+        accumulator = kind in ACCUMULATORS
         new_inputs = [o.value for o in operands if isinstance(o, _Fresh)]
         existing = {o for o in operands if not isinstance(o, _Fresh)}
-        if kind == "accum_sum" and any(isinstance(o, _Fresh) or o < 0 for o in operands):
+        if kind in LOOP_SUM and any(isinstance(o, _Fresh) or o < 0 for o in operands):
             # An input tile summed over iterations means anything only without a loop,
             # and then its ops may as well run in the loop (the canonical place).
             self.stats.rejected += 1
@@ -381,9 +379,7 @@ class BlockGenerator:
         for r in set(refs):
             if r < 0:
                 continue
-            if op_uses[r] == 0 and (
-                not state.in_loop or not state.ops[r].kind.startswith("accum_")
-            ):
+            if op_uses[r] == 0 and (not state.in_loop or state.ops[r].kind not in ACCUMULATORS):
                 unused -= 1
             op_uses[r] += refs.count(r)
         if not accumulator:
@@ -425,7 +421,7 @@ class BlockGenerator:
         sinks = [
             j
             for j, op in enumerate(state.ops)
-            if state.op_uses[j] == 0 and (j >= state.loop_end or op.kind.startswith("accum_"))
+            if state.op_uses[j] == 0 and (j >= state.loop_end or op.kind in ACCUMULATORS)
         ]
         if not sinks or state.size + len(sinks) > self.max_ops:
             return None

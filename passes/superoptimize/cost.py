@@ -7,8 +7,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
-from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS, Graph, Op, TensorType
+from mirage.dialects.opkinds import (
+    CONTRACTIONS,
+    INPUTS,
+    LAUNCHES,
+    OP_KINDS,
+    OUTPUTS,
+    THREAD,
+    Family,
+)
+from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.lowered import LoweredFacts, lowered_facts
 from mirage.passes.superoptimize.resources import peak_shared_memory, registers_per_thread
 from mirage.passes.superoptimize.target import Target
@@ -83,31 +91,29 @@ def _on_tensor_cores(a: TensorType, b: TensorType) -> bool:
 
 def _vector_flops(op: Op, operands: list[TensorType]) -> int:
     """CUDA-core flops of a non-matmul op."""
-    kind = op.kind
+    kind = OP_KINDS.get(op.kind)
     out = op.results[0].numel if op.results else 0
-    if kind in ELEMENTWISE_KINDS:
-        return ELEMENTWISE_KINDS[kind].flops * out
-    if kind == "fuse":
+    if kind is None:
+        return 0
+    if kind.body == THREAD:
         assert op.body is not None
         return out * sum(_per_element(o.kind) for o in op.body.ops)
-    if kind in ("reduce_sum", "reduce_max", "concat", "mul_scalar"):
-        return operands[0].numel if operands else out
-    if kind == "rms_norm":
+    if kind.family is Family.NORM:
         return 4 * out + 8 * (out // max(1, op.results[0].shape[-1]))
-    if kind in ACCUMULATOR_KINDS:
-        return (3 if kind.endswith("_last") or kind == "accum_rescale" else 1) * operands[0].numel
-    return 0
+    if kind.flops_of_operand:
+        return kind.flops * (operands[0].numel if operands else out)
+    return kind.flops * out
 
 
 def _per_element(kind: str) -> int:
-    return ELEMENTWISE_KINDS[kind].flops if kind in ELEMENTWISE_KINDS else 1
+    return OP_KINDS[kind].flops
 
 
 def predefined_cost(op: Op, operands: list[TensorType], target: Target) -> KernelCost:
     """A pre-defined kernel op: one library kernel that reads its operands from device
     memory and writes its result there."""
     dram = sum(t.nbytes for t in operands) + sum(t.nbytes for t in op.results)
-    if op.kind == "matmul":
+    if op.kind in CONTRACTIONS:
         tensor = _matmul_flops(operands[0], operands[1], padded=True)
         vector = 0
     else:
@@ -168,15 +174,15 @@ def graph_op_cost(
     for j, (bop, results) in enumerate(body.result_ids()):
         times = loops if j < body.loop_end and j not in once else 1
         in_types = [body.type_of(v) for v in bop.operands]
-        if bop.kind == "input":
+        if bop.kind in INPUTS:
             tile_reads += times * bop.results[0].nbytes
             smem_traffic += times * bop.results[0].nbytes
             continue
-        if bop.kind == "output":
+        if bop.kind in OUTPUTS:
             continue
-        if bop.kind == "matmul" and _on_tensor_cores(in_types[0], in_types[1]):
+        if bop.kind in CONTRACTIONS and _on_tensor_cores(in_types[0], in_types[1]):
             tensor += times * _matmul_flops(in_types[0], in_types[1], padded=True)
-        elif bop.kind == "matmul":
+        elif bop.kind in CONTRACTIONS:
             flops = _matmul_flops(in_types[0], in_types[1], padded=False)
             vector += times * flops * FMA_MATMUL_SLOWDOWN
         else:
@@ -225,7 +231,7 @@ def kernel_lower_bound(dram_bytes: int, target: Target) -> float:
 
 
 def op_cost(op: Op, operands: list[TensorType], target: Target) -> KernelCost:
-    if op.kind == "graph":
+    if op.kind in LAUNCHES:
         return graph_op_cost(op, operands, target, lowered=lowered_facts(op, target))
     return predefined_cost(op, operands, target)
 

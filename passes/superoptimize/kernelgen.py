@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
+from mirage.dialects.opkinds import LAUNCHES
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.pruning import AbstractExprs, Term
@@ -229,10 +230,10 @@ class SearchSpace:
         for v in range(n):
             for k in vocab.unary:
                 specs.append((k, (v,), {}))
-            for s in vocab.scalars:
-                specs.append(("mul_scalar", (v,), {"scalar": s}))
-            if vocab.rms_norm:
-                specs.append(("rms_norm", (v,), {}))
+            for k, attrs in vocab.scaled:
+                specs.append((k, (v,), dict(attrs)))
+            for k in vocab.norms:
+                specs.append((k, (v,), {}))
             for k in vocab.reductions:
                 for dim, extent in enumerate(node.types[v].shape):
                     partial = self.dim_types.is_partial(node.dims[v][dim])
@@ -240,15 +241,16 @@ class SearchSpace:
                         if size < extent and extent % size == 0:
                             specs.append((k, (v,), {"dim": dim, "size": size}))
             for w in range(n):
-                if vocab.matmul:
-                    specs.append(("matmul", (v, w), {}))
+                for k in vocab.contractions:
+                    specs.append((k, (v, w), {}))
                 for k in vocab.binary:
                     if v == w or (k in canonical.COMMUTATIVE and v > w):
                         continue
                     specs.append((k, (v, w), {}))
-                if vocab.concat and v != w:
-                    for dim in range(len(node.types[v].shape)):
-                        specs.append(("concat", (v, w), {"dim": dim}))
+                for k in vocab.concats:
+                    if v != w:
+                        for dim in range(len(node.types[v].shape)):
+                            specs.append((k, (v, w), {"dim": dim}))
         existing = {(o.kind, o.operands, o.attrs) for o in node.ops}
         moves: list[Move] = []
         for kind, operands, attrs in specs:
@@ -578,7 +580,7 @@ def with_output_types(graph: Graph, types: Sequence[TensorType]) -> Graph:
             for t, r in zip(op.results, results, strict=True)
         )
         body = op.body
-        if op.kind == "graph" and body is not None:
+        if op.kind in LAUNCHES and body is not None:
             body_ops = list(body.ops)
             for out_value, t in zip(body.outputs, new_results, strict=True):
                 j = out_value - len(body.args)

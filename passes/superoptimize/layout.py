@@ -16,7 +16,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mirage.dialects.opkinds import BINARY_KINDS, ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import (
+    BINARY_KINDS,
+    CONCATS,
+    CONTRACTIONS,
+    ELEMENTWISE_KINDS,
+    FUSES,
+    LAST_DIM_ACCUMULATORS,
+    LOOP_SUM,
+    LOOP_SUM_LAST,
+    NORMS,
+    OP_KINDS,
+    PLAIN_ACCUMULATORS,
+    POINTWISE,
+    REDUCTIONS,
+    SUM_REDUCTIONS,
+    Partials,
+)
 
 GRID_X, GRID_Y, GRID_Z, LOOP = 0, 1, 2, 3
 PARTITIONER_NAMES = ("x", "y", "z", "loop")
@@ -25,7 +41,7 @@ Partial = tuple[int, str]
 """(partitioner, "sum" | "max"): the tile is one addend (or one max candidate) of the
 combination over that partitioner's blocks or iterations."""
 
-_LINEAR_UNARY = frozenset({"mul_scalar"})
+_LINEAR_UNARY = frozenset(k for k in POINTWISE if OP_KINDS[k].linear)
 _BINARY = frozenset(k.name for k in BINARY_KINDS)
 
 
@@ -112,29 +128,28 @@ def compute_layout(
 ) -> Layout:
     """The layout of a block compute op's result (not accumulators: see `accumulate`)."""
     layouts = [lay for lay, _ in operands]
-    if (kind in ELEMENTWISE_KINDS and kind not in _BINARY) or (
-        kind == "fuse" and len(layouts) == 1
-    ):
+    if (kind in ELEMENTWISE_KINDS and kind not in _BINARY) or (kind in FUSES and len(layouts) == 1):
         _no_partial(*layouts)
         return layouts[0]
     if kind in _LINEAR_UNARY:
         return layouts[0]
-    if kind in _BINARY or kind == "fuse":
+    if kind in _BINARY or kind in FUSES:
         dims = _broadcast_dims(operands)
         a, b = layouts[0], layouts[1]
-        if kind in ("add", "sub"):
+        rule = OP_KINDS[kind].partials
+        if rule is Partials.SUM:
             if a.partial != b.partial:
                 raise Meaningless("the sum of a partial and a complete value")
             partial = a.partial
-        elif kind in ("mul", "div"):
-            if kind == "div" and b.partial:
+        elif rule in (Partials.PRODUCT, Partials.QUOTIENT):
+            if rule is Partials.QUOTIENT and b.partial:
                 raise Meaningless("division by a partial result")
             partial = _linear_in_one(a, b)
         else:
             _no_partial(*layouts)
             partial = frozenset()
         return _check_single_use(Layout(tuple(dims), partial))
-    if kind == "matmul":
+    if kind in CONTRACTIONS:
         (a, sa), (b, _) = operands
         rank = len(sa)
         if a.dims[rank - 1] != b.dims[rank - 2]:
@@ -143,11 +158,11 @@ def compute_layout(
         partial = _linear_in_one(a, b) | {(p, "sum") for p in a.dims[rank - 1]}
         dims = (*batch, a.dims[rank - 2], b.dims[rank - 1])
         return _check_single_use(Layout(dims, frozenset(partial)))
-    if kind in ("reduce_sum", "reduce_max"):
+    if kind in REDUCTIONS:
         ((a, _sa),) = operands
         dim, size = attrs["dim"], attrs.get("size", 1)
         assert isinstance(dim, int)
-        combine = "sum" if kind == "reduce_sum" else "max"
+        combine = "sum" if kind in SUM_REDUCTIONS else "max"
         if a.partial and (combine == "max" or any(k != "sum" for _, k in a.partial)):
             raise Meaningless("a maximum of a partial result")
         # A tile of a cut dim reduced (to 1, or to `size` elements, which the shape rules
@@ -157,13 +172,13 @@ def compute_layout(
         dims[dim] = frozenset()
         partial = a.partial | {(p, combine) for p in a.dims[dim]}
         return _check_single_use(Layout(tuple(dims), frozenset(partial)))
-    if kind == "rms_norm":
+    if kind in NORMS:
         ((a, _),) = operands
         _no_partial(a)
         if a.dims[-1]:
             raise Meaningless("rms_norm of a tile that holds part of each row")
         return a
-    if kind == "concat":
+    if kind in CONCATS:
         dim = attrs["dim"]
         assert isinstance(dim, int)
         if any(lay.dims[dim] for lay in layouts):
@@ -192,18 +207,18 @@ def accumulate(kind: str, operand: Layout) -> Accumulated:
     loop_partial = {k for p, k in operand.partial if p == LOOP}
     rest_partial = frozenset(x for x in operand.partial if x[0] != LOOP)
     cut = operand.sliced_by(LOOP)
-    if kind in ("accum_sum", "accum_max"):
-        combine = "sum" if kind == "accum_sum" else "max"
+    if kind in PLAIN_ACCUMULATORS:
+        combine = "sum" if kind in LOOP_SUM else "max"
         if cut is not None:
             raise Meaningless("an accumulation of loop slices of a dim")
         if loop_partial and loop_partial != {combine}:
             raise Meaningless("a sum of partial maxima, or a maximum of partial sums")
         return Accumulated(Layout(operand.dims, rest_partial), invariant)
-    if kind in ("accum_sum_last", "accum_mean_last", "accum_rms_last"):
+    if kind in LAST_DIM_ACCUMULATORS:
         last = len(operand.dims) - 1
         if cut is not None and cut != last:
             raise Meaningless("a reduction over the last dim while the loop walks another")
-        if kind != "accum_sum_last":
+        if kind not in LOOP_SUM_LAST:
             # mean and rms are not linear: every iteration must hold a slice of the full rows
             if operand.partial or operand.dims[last] - {LOOP}:
                 raise Meaningless("a mean over part of each row")

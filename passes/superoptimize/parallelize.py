@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from mirage.dialects import shapes
+from mirage.dialects.opkinds import ACCUMULATORS, INPUTS, ITERATORS, OUTPUTS, SUMMING_ACCUMULATORS
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.cost import graph_op_cost
@@ -67,9 +68,9 @@ class Pattern:
 def patterns(body: Graph) -> list[Pattern]:
     """Every parallelization pattern of a finished structure."""
     n_args = len(body.args)
-    input_ops = [j for j, op in enumerate(body.ops) if op.kind == "input"]
-    output_ops = [j for j, op in enumerate(body.ops) if op.kind == "output"]
-    compute = [j for j, op in enumerate(body.ops) if op.kind not in ("input", "output")]
+    input_ops = [j for j, op in enumerate(body.ops) if op.kind in INPUTS]
+    output_ops = [j for j, op in enumerate(body.ops) if op.kind in OUTPUTS]
+    compute = [j for j, op in enumerate(body.ops) if op.kind not in ITERATORS]
     value_of = {j: n_args + j for j in range(len(body.ops))}
     found: list[Pattern] = []
 
@@ -106,10 +107,10 @@ def patterns(body: Graph) -> list[Pattern]:
             return
         operands = [(layouts[v], body.type_of(v).shape) for v in op.operands]
         try:
-            if op.kind.startswith("accum_"):
+            if op.kind in ACCUMULATORS:
                 acc = accumulate(op.kind, operands[0][0])
                 lay = acc.layout
-                if acc.loop_invariant_input and op.kind in ("accum_sum", "accum_sum_last"):
+                if acc.loop_invariant_input and op.kind in SUMMING_ACCUMULATORS:
                     if loop_used:
                         return
                     no_loop = True
@@ -200,12 +201,12 @@ def instantiate(
         for bop in body.ops:
             in_types = [types[v] for v in bop.operands]
             attrs = bop.attrs
-            if bop.kind == "input":
+            if bop.kind in INPUTS:
                 imap, fdim = pattern.imaps[k_in], pattern.fdims[k_in]
                 k_in += 1
                 shape = shapes.tile_shape(in_types[0].shape, imap, fdim, grid, loops)
                 attrs = (("forloop_dim", fdim), ("imap", imap))
-            elif bop.kind == "output":
+            elif bop.kind in OUTPUTS:
                 omap = pattern.omaps[k_out]
                 k_out += 1
                 shape = shapes.saved_shape(in_types[0].shape, omap, grid)
@@ -229,7 +230,7 @@ def _cut_extents(body: Graph, pattern: Pattern, partitioner: int) -> list[int]:
     out: list[int] = []
     k = 0
     for bop in body.ops:
-        if bop.kind != "input":
+        if bop.kind not in INPUTS:
             continue
         full = body.type_of(bop.operands[0]).shape
         d = pattern.fdims[k] if partitioner == LOOP else pattern.imaps[k][partitioner]

@@ -18,6 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
+from mirage.dialects.opkinds import LAUNCHES
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
@@ -308,7 +309,7 @@ class Search:
             return None
         fused = fuse_program(graph)
         for op in fused.ops:
-            if op.kind == "graph" and (
+            if op.kind in LAUNCHES and (
                 not check_fit(op, self.options.target).ok
                 or lowered_facts(op, self.options.target) is None
             ):
