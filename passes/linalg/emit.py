@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from mirage.dialects import kernel
+from mirage.dialects.opkinds import BINARY, UNARY
 from mirage.dialects.ugraph.convert import element_type
 from mirage.passes.linalg.errors import ConversionError
 from mirage.passes.linalg.interpret import Imported
@@ -266,9 +267,10 @@ class Emitter:
             else self.emit(o)
             for o in term.operands
         ]
-        if prim in ("add", "sub", "mul", "div", "max", "pow"):
+        # a primitive that is itself an elementwise kind of the registry
+        if prim in BINARY:
             return self._binary(prim, args[0], args[1], want, t)
-        if prim in ("exp", "sqrt", "rsqrt"):
+        if prim in UNARY:
             return self._unary(prim, args[0], want, t)
         if prim == "neg":
             return self._scale(args[0], -1.0, want, t)
