@@ -12,7 +12,7 @@ from xdsl.ir import SSAValue
 
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS, OP_KINDS, OpKind
 from mirage.dialects.ugraph.graph import Op
-from mirage.lowering.to_llvm.builder import Builder
+from mirage.lowering.to_llvm.llvm_builder import Builder
 
 ScalarFn = Callable[[Builder, Sequence[SSAValue]], SSAValue]
 

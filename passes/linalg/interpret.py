@@ -32,9 +32,9 @@ from xdsl.dialects.linalg.abstract_ops import ConvOperation, NamedOperation, Poo
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
-from mirage.passes.linalg.errors import ConversionError
+from mirage.passes.linalg.conversion_errors import ConversionError
 from mirage.passes.linalg.scalar_match import find_combiner
-from mirage.passes.linalg.terms import Shape, Term, TermGraph
+from mirage.passes.linalg.term_graph import Shape, Term, TermGraph
 
 _DTYPES = {
     "f16": "f16",

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mirage.dialects.opkinds import BINARY_KINDS, UNARY_KINDS
-from mirage.passes.linalg.terms import TermGraph, prim_fn
+from mirage.passes.linalg.term_graph import TermGraph, prim_fn
 
 Array = NDArray[Any]
 

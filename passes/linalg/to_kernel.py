@@ -17,8 +17,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from mirage.passes.linalg.constants import KERNEL_SUFFIX, build_wrapper, wrapped_kernel
-from mirage.passes.linalg.emit import Emitter
 from mirage.passes.linalg.interpret import interpret_function
+from mirage.passes.linalg.kernel_emit import Emitter
 
 
 def _is_kernel_function(f: func.FuncOp) -> bool:

@@ -35,7 +35,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, Affine
 from xdsl.passes import ModulePass
 
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS, OP_KINDS, Family, LinalgOps, OpKind
-from mirage.passes.linalg.errors import ConversionError
+from mirage.passes.linalg.conversion_errors import ConversionError
 
 Scalar = Callable[[Block, list[SSAValue], Attribute], SSAValue]
 """Builds the scalar body of an elementwise kind into a block; returns the value."""

@@ -5,7 +5,7 @@ block level, in two steps.
    iteration. Input iterators are made when an op first needs a device tensor; ops run in
    the loop until it is closed, accumulators carrying values out of it; then ops run after
    the loop; finishing stores every value nothing uses. Each candidate op is checked,
-   cheapest first: canonical order (`canonical.py`), op budget, shape rules, then the
+   cheapest first: canonical order (`op_order.py`), op budget, shape rules, then the
    pruner on the whole prefix (abstract expressions do not depend on how the grid and the
    loop cut the tensors, up to sums that split into sums of tiles).
 2. The *parallelization* of a finished structure (`parallelize.py`): the imaps, forloop
@@ -23,10 +23,10 @@ from mirage.dialects.opkinds import ACCUMULATORS, BINARY, CONCATS, CONTRACTIONS,
 from mirage.dialects.shapes import REPLICATE, ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.pruning import Term
-from mirage.passes.superoptimize import canonical
+from mirage.passes.superoptimize import op_order
 from mirage.passes.superoptimize.dims import DimMismatch, Dims, DimTypes
 from mirage.passes.superoptimize.infer import result_shape
-from mirage.passes.superoptimize.terms import block_op_term
+from mirage.passes.superoptimize.prefix_exprs import block_op_term
 from mirage.passes.superoptimize.vocabulary import Vocabulary
 
 COMPUTE_DTYPE = "f32"
@@ -53,7 +53,7 @@ class BlockState:
     ops: tuple[BlockOp, ...] = ()
     loop_end: int | None = None
     """Index of the first post-loop op once the loop is closed."""
-    last_key: canonical.OpKey | None = None
+    last_key: op_order.OpKey | None = None
     last_op: int | None = None
     op_uses: tuple[int, ...] = ()
     signatures: frozenset[tuple[object, ...]] = frozenset()
@@ -352,7 +352,7 @@ class BlockGenerator:
         if (
             len(keys) == 2
             and kind in _DISTINCT_OPERANDS
-            and (keys[0] == keys[1] or (kind in canonical.COMMUTATIVE and keys[0] > keys[1]))
+            and (keys[0] == keys[1] or (kind in op_order.COMMUTATIVE and keys[0] > keys[1]))
         ):
             self.stats.rejected += 1
             return None
@@ -360,9 +360,9 @@ class BlockGenerator:
         if signature in state.signatures:
             self.stats.rejected += 1
             return None
-        key = canonical.op_key(kind, keys, attrs)
+        key = op_order.op_key(kind, keys, attrs)
         uses_last = state.last_op is not None and state.last_op in existing
-        if not canonical.in_order(key, uses_last, state.last_key):
+        if not op_order.in_order(key, uses_last, state.last_key):
             self.stats.rejected += 1
             return None
         shapes = [self._type(state, o).shape for o in operands]

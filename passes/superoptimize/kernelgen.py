@@ -16,7 +16,7 @@ from mirage.dialects.opkinds import LAUNCHES
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.pruning import AbstractExprs, Term
-from mirage.passes.superoptimize import canonical
+from mirage.passes.superoptimize import op_order
 from mirage.passes.superoptimize.blockgen import (
     COMPUTE_DTYPE,
     BlockGenerator,
@@ -38,8 +38,8 @@ from mirage.passes.superoptimize.fingerprint import (
 from mirage.passes.superoptimize.infer import result_shape
 from mirage.passes.superoptimize.interfaces import PruneCheck
 from mirage.passes.superoptimize.parallelize import Parallelized, parallelizations
+from mirage.passes.superoptimize.prefix_exprs import op_terms
 from mirage.passes.superoptimize.target import Target
-from mirage.passes.superoptimize.terms import op_terms
 from mirage.passes.superoptimize.vocabulary import Vocabulary, vocabulary_of
 
 
@@ -61,7 +61,7 @@ class AddOp:
     """Append a kernel-level op (pre-defined, or a finished graph-defined one)."""
 
     op: Op
-    key: canonical.OpKey
+    key: op_order.OpKey
     dims: tuple[Dims, ...]
     """The program dims of its results."""
     terms: tuple[Term, ...]
@@ -92,7 +92,7 @@ class KernelNode:
     dims: tuple[Dims, ...]
     terms: tuple[Term, ...]
     matched: tuple[int, ...]
-    last_key: canonical.OpKey | None = None
+    last_key: op_order.OpKey | None = None
     deferred: frozenset[int] = frozenset()
     """Ops that are structures still to parallelize."""
     seconds: float = 0.0
@@ -214,14 +214,14 @@ class SearchSpace:
                 moves.extend(self._finished(node, child))
         return moves
 
-    def _kernel_key(self, node: KernelNode, op: Op) -> canonical.OpKey | None:
+    def _kernel_key(self, node: KernelNode, op: Op) -> op_order.OpKey | None:
         """The op's canonical key, or None if it breaks the canonical order."""
         keys = tuple((v,) for v in op.operands)
         attrs = repr((op.attrs, op.body)) if op.body is not None else op.attrs
-        key = canonical.op_key(op.kind, keys, (attrs,))
+        key = op_order.op_key(op.kind, keys, (attrs,))
         last = len(self.program.args) + sum(len(o.results) for o in node.ops[:-1])
         uses_last = bool(node.ops) and any(v >= last for v in op.operands)
-        return key if canonical.in_order(key, uses_last, node.last_key) else None
+        return key if op_order.in_order(key, uses_last, node.last_key) else None
 
     def _predefined(self, node: KernelNode) -> list[Move]:
         vocab = self.vocabulary
@@ -244,7 +244,7 @@ class SearchSpace:
                 for k in vocab.contractions:
                     specs.append((k, (v, w), {}))
                 for k in vocab.binary:
-                    if v == w or (k in canonical.COMMUTATIVE and v > w):
+                    if v == w or (k in op_order.COMMUTATIVE and v > w):
                         continue
                     specs.append((k, (v, w), {}))
                 for k in vocab.concats:

@@ -2,7 +2,7 @@
 
 A structure (`blockgen.py`) computes on whole tensors. A parallelization gives each input
 iterator an imap and a forloop dim and each output saver an omap, under which every op
-still computes a piece of what it computes on whole tensors (`layout.py` tracks the
+still computes a piece of what it computes on whole tensors (`partitions.py` tracks the
 pieces); then extents: grid extents and a loop range that divide the dims they cut. Grid
 dims are used in order (x, then y); output savers follow from the layouts, except where a
 grid dim leaves partial results (split-K), which the omap lays side by side.
@@ -25,7 +25,8 @@ from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.cost import graph_op_cost
 from mirage.passes.superoptimize.infer import result_shape
-from mirage.passes.superoptimize.layout import (
+from mirage.passes.superoptimize.lowered import lowered_facts
+from mirage.passes.superoptimize.partitions import (
     LOOP,
     Layout,
     Meaningless,
@@ -34,7 +35,6 @@ from mirage.passes.superoptimize.layout import (
     input_layout,
     omap_choices,
 )
-from mirage.passes.superoptimize.lowered import lowered_facts
 from mirage.passes.superoptimize.precision import narrow_body
 from mirage.passes.superoptimize.probes import SMALL_DIM, divisors, loop_probes, split_probes
 from mirage.passes.superoptimize.resources import check_fit

@@ -16,7 +16,7 @@ from mirage.passes.pruning import (
     canonical,
     parse_term,
 )
-from mirage.passes.pruning.annotate import variable_names
+from mirage.passes.pruning.expr_annotation import variable_names
 from mirage.passes.pruning.terms import Unknown, Var
 
 

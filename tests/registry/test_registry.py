@@ -294,7 +294,7 @@ def _one_op(kind: OpKind, shape: tuple[int, ...] = (4, 8)) -> Graph:
 
 @pytest.mark.parametrize("name", POINTWISE_KINDS)
 def test_evaluator_and_verifier_domain(name: str) -> None:
-    from mirage.passes.equivalence.domain import FiniteFieldDomain
+    from mirage.passes.equivalence.field_domain import FiniteFieldDomain
     from mirage.passes.equivalence.soundness import analyze
 
     kind = OP_KINDS[name]

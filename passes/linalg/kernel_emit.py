@@ -19,10 +19,10 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from mirage.dialects import kernel
 from mirage.dialects.opkinds import BINARY, UNARY
 from mirage.dialects.ugraph.convert import element_type
-from mirage.passes.linalg.errors import ConversionError
+from mirage.passes.linalg.conversion_errors import ConversionError
 from mirage.passes.linalg.interpret import Imported
 from mirage.passes.linalg.scalar_match import Match, match_region, match_rms_norm
-from mirage.passes.linalg.terms import Shape, TermGraph, wider_or_equal
+from mirage.passes.linalg.term_graph import Shape, TermGraph, wider_or_equal
 
 KERNEL_DTYPES = ("f16", "bf16", "f32")
 _COMPUTED = ("ew", "matmul", "reduce", "concat")
