@@ -9,7 +9,7 @@ From a block graph (the search model's `Graph`), it decides
   software pipeline of the input iterators;
 - a schedule of tasks in phases with a barrier between phases, reordered for the fewest
   barriers, and shared-memory offsets by liveness over those phases.
-The code generator (`mirage.lowering.to_llvm.kernel`) follows this plan literally.
+The code generator (`mirage.lowering.to_llvm.graph_kernel`) follows this plan literally.
 """
 
 from __future__ import annotations

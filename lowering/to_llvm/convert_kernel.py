@@ -34,7 +34,7 @@ from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.lowering.optimize.plan import PlanError, plan_graph_op
 from mirage.lowering.optimize.wrap import wrap_graph
-from mirage.lowering.to_llvm.kernel import SMEM_SYMBOL, KernelEmitter, smem_global
+from mirage.lowering.to_llvm.graph_kernel import SMEM_SYMBOL, KernelEmitter, smem_global
 from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR
 from mirage.lowering.to_llvm.simple_kernels import THREADS, fill_kernel, grid_for, transpose_kernel
 
