@@ -129,6 +129,9 @@ class KernelBuilder:
     def relu(self, x: Value, dtype: str | None = None) -> Value:
         return self.elementwise("relu", x, dtype=dtype)
 
+    def tanh(self, x: Value, dtype: str | None = None) -> Value:
+        return self.elementwise("tanh", x, dtype=dtype)
+
     def add(self, a: Operand, b: Operand, dtype: str | None = None) -> Value:
         return self.elementwise("add", a, b, dtype=dtype)
 

@@ -323,6 +323,18 @@ def _lower_pow(b: LoweringOps[S], x: S, y: S) -> S:
     return b.select(b.fcmp("oeq", y, b.f32(0.0)), b.f32(1.0), r)
 
 
+def _field_tanh(f: FieldOps[S], x: S) -> S:
+    e = f.exp(f.scale(x, -2.0))
+    return f.div(f.sub(f.const(1.0), e), f.add(f.const(1.0), e))
+
+
+def _lower_tanh(b: LoweringOps[S], x: S) -> S:
+    # odd, so computed from |x|: exp(-2|x|) is at most 1 and never overflows
+    e = b.exp(b.fmul(b.fabs(x), b.f32(-2.0)))
+    y = b.fdiv(b.fsub(b.f32(1.0), e), b.fadd(b.f32(1.0), e))
+    return b.select(b.fcmp("olt", x, b.f32(0.0)), b.fneg(y), y)
+
+
 def _linalg_silu(m: LinalgOps[S], x: S) -> S:
     e = m.op("math.exp", m.op("arith.negf", x))
     return m.op("arith.divf", x, m.op("arith.addf", e, m.const(1.0)))
@@ -478,6 +490,16 @@ UNARY_KINDS: tuple[OpKind, ...] = (
         lambda e, x: e.opaque("relu", [x]),
         lambda b, x: b.fmax(x, b.f32(0.0)),
         lambda m, x: m.op("arith.maximumf", x, m.const(0.0)),
+    ),
+    _unary(
+        "tanh",
+        "hyperbolic tangent",
+        np.tanh,
+        8,
+        (True, "(1 - e) / (1 + e), e = exp(-2x): one exponential", _field_tanh),
+        lambda e, x: e.opaque("tanh", [x]),
+        _lower_tanh,
+        lambda m, x: m.op("math.tanh", x),
     ),
 )
 

@@ -51,6 +51,7 @@ ELEMENTWISE = {
     "silu": "silu(x)",
     "gelu": "gelu(x)",
     "relu": "relu(x)",
+    "tanh": "tanh(x)",
     "add": "add(x, y)",
     "sub": "add(x, y)",
     "mul": "mul(x, y)",
