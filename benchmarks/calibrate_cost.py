@@ -11,7 +11,7 @@ each estimated by `passes/superoptimize/cost.py` and timed on the GPU.
 `--per-structure` of them spread evenly over the model's ranking (the cheapest and the
 most expensive included), and lowers each as a program of one kernel (DIR/NAME.json, with
 the model's estimate and the kernel's figures in DIR/NAME.meta.json). `--time` times each
-by the DESIGN §8 method and prints model and measured µs side by side, with the rank
+by the method of docs/MEASURING.md and prints model and measured µs side by side, with the rank
 correlation per structure. `--compare` re-estimates every timed tiling with the current
 cost model (the tilings are found again by structure, grid, block and loop range) and prints,
 per structure, the measured time of the model's pick against the best measured tiling, and
@@ -88,12 +88,12 @@ def _variants(op: Any, types: list[Any], target: Any) -> list[Any]:
 
 
 def build(directory: Path, per_structure: int, only: str | None = None) -> None:
+    from mirage.dialects.hardware import SM_90
     from mirage.dialects.ugraph.graph import Graph
     from mirage.dialects.ugraph.to_ir import func_from_graph
     from mirage.lowering.ptx.compile import compile_function
     from mirage.passes.superoptimize.cost import graph_op_cost
     from mirage.passes.superoptimize.lowered import lowered_facts
-    from mirage.passes.superoptimize.target import SM_90
 
     directory.mkdir(parents=True, exist_ok=True)
     seen: set[str] = set()
@@ -205,9 +205,9 @@ def time_all(directory: Path, out: Path | None) -> None:
 def compare(files: list[Path], only: str | None = None) -> None:
     import math
 
+    from mirage.dialects.hardware import SM_90
     from mirage.passes.superoptimize.cost import graph_op_cost
     from mirage.passes.superoptimize.lowered import lowered_facts
-    from mirage.passes.superoptimize.target import SM_90
 
     def key(structure: str, grid: Any, block: int, loops: int) -> tuple[Any, ...]:
         return (structure, tuple(grid), block, loops)

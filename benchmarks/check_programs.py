@@ -10,8 +10,8 @@ float64 reference evaluator on seeded random inputs, rounded to each argument's 
 them again from the same seed, and checks their sums against those `prepare` recorded.
 `run` (GPU; needs only cuda-python and numpy) loads each program, runs it once with outputs
 poisoned, compares with the reference (relative error in the 2-norm, under 1e-2 for
-f16/bf16), times it by the DESIGN §8 method, and prints one table row per program; it exits
-1 if any program fails.
+f16/bf16), times it by the method of docs/MEASURING.md, and prints one table row per
+program; it exits 1 if any program fails.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Export the six benchmark programs (DESIGN §8) from PyTorch to linalg-on-tensors MLIR.
+"""Export the six benchmark programs (docs/MEASURING.md) from PyTorch to linalg-on-tensors MLIR.
 
     python benchmarks/export_programs.py [--out DIR] [--only NAME ...] [--list]
 

@@ -1,4 +1,4 @@
-"""The DESIGN §8 measurement method, for our built programs and for PyTorch baselines alike.
+"""The docs/MEASURING.md measurement method, for our built programs and for PyTorch baselines alike.
 
 Median µs per call over many samples timed with CUDA events after a warm-up; inputs rotated
 over enough copies to span three L2 caches; by default each sample replays a CUDA graph of
@@ -30,7 +30,8 @@ from mirage.lowering.runtime.timing import (
 )
 
 H200_COPY_BANDWIDTH = 4.23e12
-"""Device-to-device copy bandwidth (bytes read + written per second) that DESIGN §8 measured."""
+"""Device-to-device copy bandwidth (bytes read + written per second), measured on one NVIDIA
+H200 by the method of docs/MEASURING.md."""
 
 DESIGN_H200: dict[str, tuple[float, float, float]] = {
     "gqa b1": (0.71, 42.0, 16.4),
@@ -44,7 +45,8 @@ DESIGN_H200: dict[str, tuple[float, float, float]] = {
     "ntrans b1": (0.06, 33.2, 2.3),
     "ntrans b8": (0.50, 46.2, 3.2),
 }
-"""DESIGN §8's table on one NVIDIA H200: (floor, eager, torch.compile) in µs per call."""
+"""The first baseline table, measured on one NVIDIA H200 (benchmarks/RESULTS.md): (floor,
+eager, torch.compile) in µs per call."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class BenchCase:
 
     @property
     def label(self) -> str:
-        """The row name in DESIGN §8 ('lora', 'rmsnorm_linear b1')."""
+        """The row name in docs/MEASURING.md ('lora', 'rmsnorm_linear b1')."""
         return self.name if self.tag == "bench" else f"{self.name} {self.tag}"
 
     @classmethod

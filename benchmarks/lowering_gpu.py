@@ -8,7 +8,7 @@ the search model (DIR/NAME.pkl) with the input scale to test it at. `--check` ne
 numpy, cuda-python and this checkout (no xdsl, no llvmlite): every case runs twice on fresh
 random inputs, outputs poisoned first, against the float64 evaluation of the μGraph on the
 same inputs (rounded as the GPU saw them); relative error (2-norm) must stay under 1e-2 when
-any tensor is f16/bf16, else 1e-4. `--time` times the benchmark cases as DESIGN §8 did
+any tensor is f16/bf16, else 1e-4. `--time` times the benchmark cases as docs/MEASURING.md did
 (CUDA-graph replay, rotated inputs, median); `--sass` assembles them with the machine's ptxas
 and counts the SASS instructions by kind.
 """
@@ -50,7 +50,7 @@ TARGET_US = {
     "gqa b1": 8.0,
     "gqa b8": 15.0,
     "lora": 5.0,
-    # the best PyTorch baseline of DESIGN §8 (torch.compile, or SDPA for attention)
+    # the best PyTorch baseline of docs/MEASURING.md (torch.compile, or SDPA for attention)
     "qknorm b1": 21.2,
     "qknorm b8": 49.7,
     "ntrans b1": 2.3,

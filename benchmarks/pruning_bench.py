@@ -65,7 +65,7 @@ def t(*shape: int, dtype: str = "f16") -> TensorType:
     return TensorType(tuple(shape), dtype)
 
 
-# --- the programs (DESIGN §8) ------------------------------------------------------------
+# --- the programs (docs/MEASURING.md) ------------------------------------------------------------
 
 
 def rmsnorm_linear(rows: int, k: int = 4096, n: int = 6144) -> Graph:

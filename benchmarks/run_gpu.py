@@ -1,4 +1,4 @@
-"""Time built programs and PyTorch baselines on the GPU by the DESIGN §8 method.
+"""Time built programs and PyTorch baselines on the GPU by the method of docs/MEASURING.md.
 
     python3 benchmarks/run_gpu.py [--program [CASE=]FILE.json ...] [--baseline CASE ...]
         [--modes eager,compile] [--samples N] [--no-graph] [--bandwidth]
@@ -7,7 +7,7 @@
 CASE is NAME[:TAG] of benchmarks/torch_programs.py (rmsnorm_linear:b1, gated_mlp, lora). A
 program given with a case is first checked against that case's PyTorch program in float64
 (fresh random inputs, outputs poisoned), then timed. Each line of the printed table is one
-case, beside its floor (bytes over copy bandwidth) and DESIGN §8's figures.
+case, beside its floor (bytes over copy bandwidth) and the first baseline figures.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bandwidth = measure_copy_bandwidth()
         notes.append(f"device-to-device copy bandwidth measured here: {bandwidth / 1e12:.2f} TB/s")
 
-    header = ["case", "what", "floor µs", "median µs", "IQR µs", "DESIGN §8 µs", "note"]
+    header = ["case", "what", "floor µs", "median µs", "IQR µs", "earlier µs", "note"]
     rows: list[list[str]] = []
 
     for spec in args.program:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The runtime's GPU checks and the harness's validation against DESIGN §8, in one go, on a
+# The runtime's GPU checks and the harness's validation against docs/MEASURING.md, in one go, on a
 # machine with a GPU, python3, cuda-python, numpy and torch, where this checkout need not be
 # installed. Wheels in .whl/ (xdsl and its pure-Python needs, for machines without network
 # access) are installed into a private folder first. Logs go to $LOGS (default /tmp).
@@ -22,7 +22,7 @@ export PYTHONPATH="$ns:${PYTHONPATH:-}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 python3 - <<'EOF'
 import cuda.bindings, numpy
-from mirage.lowering.runtime.assemble import find_assembler
+from mirage.lowering.runtime.cubin_cache import find_assembler
 a = find_assembler()
 print("cuda-bindings", cuda.bindings.__version__, "numpy", numpy.__version__,
       "assembler", a.name if a else None)

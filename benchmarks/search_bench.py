@@ -26,11 +26,10 @@ from xdsl.parser import Parser
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
-from mirage.passes.equivalence.verifier import Verifier
+from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 from mirage.passes.superoptimize.interfaces import no_pruning
-from mirage.passes.superoptimize.module_pass import PrunerFactory
+from mirage.passes.superoptimize.module_pass import SEARCH_TARGETS, PrunerFactory
 from mirage.passes.superoptimize.search import Search, SearchOptions, SearchResult
-from mirage.passes.superoptimize.target import TARGETS
 from mirage.tools.registry import make_context
 
 HERE = Path(__file__).parent
@@ -93,12 +92,13 @@ def main() -> None:
             max_kernel_ops=args.max_kernel_ops,
             max_block_ops=args.max_block_ops,
             workers=args.workers,
-            target=TARGETS[args.target],
+            target=SEARCH_TARGETS[args.target],
             seed_with_program=not args.no_seed,
         )
         start = time.time()
         pruner = no_pruning if args.no_pruning else PrunerFactory(None)
-        result = Search(program, options, pruner, Verifier(program)).run()
+        verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+        result = Search(program, options, pruner, verifier).run()
         wall = time.time() - start
         best = result.ranked[0] if result.ranked else None
         row: dict[str, object] = {

@@ -11,15 +11,26 @@ Structure of a graph body, which makes the schedule plain:
 
 from __future__ import annotations
 
+import math
 from abc import ABC
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import I64, DenseArrayBase, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import (
+    I64,
+    DenseArrayBase,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+    f64,
+    i64,
+)
 from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -402,16 +413,41 @@ class AccumSumLastOp(_LastDimAccumulator):
     name = "block.accum_sum_last"
 
 
+class _EpsAccumulator(_LastDimAccumulator, ABC):
+    """A last-dim mean with `eps` added to it (a norm's epsilon; default 0)."""
+
+    eps = opt_prop_def(FloatAttr[Float64Type])
+    """Absent: 0."""
+    assembly_format = "$input (`eps` $eps^)? attr-dict `:` type($input) `->` type($result)"
+
+    def __init__(
+        self, input: SSAValue | Operation, result_type: Attribute | None = None, eps: float = 0.0
+    ):
+        super().__init__(input, result_type)
+        if eps:
+            self.eps = FloatAttr(eps, f64)
+
+    @property
+    def epsilon(self) -> float:
+        return 0.0 if self.eps is None else self.eps.value.data
+
+    def verify_(self) -> None:
+        super().verify_()
+        eps = self.epsilon
+        if not (eps >= 0.0 and math.isfinite(eps)):
+            raise VerifyException(f"{self.name} eps must be finite and >= 0, got {eps}")
+
+
 @irdl_op_definition
-class AccumMeanLastOp(_LastDimAccumulator):
-    """Mean over iterations and the last dim."""
+class AccumMeanLastOp(_EpsAccumulator):
+    """Mean over iterations and the last dim, plus eps."""
 
     name = "block.accum_mean_last"
 
 
 @irdl_op_definition
-class AccumRmsLastOp(_LastDimAccumulator):
-    """sqrt(mean of squares) over iterations and the last dim."""
+class AccumRmsLastOp(_EpsAccumulator):
+    """sqrt(mean of squares + eps) over iterations and the last dim."""
 
     name = "block.accum_rms_last"
 

@@ -6,6 +6,7 @@ model uses.
 
 from __future__ import annotations
 
+import math
 from abc import ABC
 from collections.abc import Sequence
 
@@ -15,12 +16,14 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     TensorType,
+    f64,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -122,8 +125,6 @@ class MulScalarOp(IRDLOperation, ABC):
         scalar: float,
         result_type: Attribute | None = None,
     ):
-        from xdsl.dialects.builtin import f64
-
         super().__init__(
             operands=[input],
             result_types=[_same_shape_type(input, result_type)],
@@ -178,21 +179,61 @@ class ReduceOp(IRDLOperation, ABC):
 
 
 class RmsNormOp(IRDLOperation, ABC):
-    """x / sqrt(mean(x * x)) over the last dim."""
+    """x / sqrt(mean(x * x) + eps) over the last dim, times an optional gain, plus an
+    optional bias (`affine` holds gain, or gain and bias). Gain and bias have the operand's
+    rank and broadcast to it, so a rank-1 weight of the last dim is a (1, ..., n) tensor.
+    Layer norm is this op applied to x - mean(x)."""
 
     input = operand_def(TensorType)
+    affine = var_operand_def(TensorType)
+    eps = opt_prop_def(FloatAttr[Float64Type])
+    """Absent: 0."""
     result = result_def(TensorType)
-    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    assembly_format = (
+        "$input (`affine` `(` $affine^ `:` type($affine) `)`)? (`eps` $eps^)? attr-dict "
+        "`:` type($input) `->` type($result)"
+    )
     traits = traits_def(Pure())
 
-    def __init__(self, input: SSAValue | Operation, result_type: Attribute | None = None):
-        super().__init__(operands=[input], result_types=[_same_shape_type(input, result_type)])
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        result_type: Attribute | None = None,
+        *,
+        gain: SSAValue | Operation | None = None,
+        bias: SSAValue | Operation | None = None,
+        eps: float = 0.0,
+    ):
+        if bias is not None and gain is None:
+            raise ValueError("rms_norm takes a bias only with a gain")
+        affine = [v for v in (gain, bias) if v is not None]
+        super().__init__(
+            operands=[input, affine],
+            result_types=[_same_shape_type(input, result_type)],
+            properties={"eps": FloatAttr(eps, f64)} if eps else {},
+        )
+
+    @property
+    def epsilon(self) -> float:
+        return 0.0 if self.eps is None else self.eps.value.data
 
     def verify_(self) -> None:
         shape = tensor_shape(self.input.type, "operand")
         if not shape:
             raise VerifyException("rms_norm needs an operand of rank >= 1")
         check_result_shape(tensor_shape(self.result.type, "result"), shape)
+        if len(self.affine) > 2:
+            raise VerifyException(
+                f"rms_norm takes at most a gain and a bias, got {len(self.affine)} affine operands"
+            )
+        for name, v in zip(("gain", "bias"), self.affine, strict=False):
+            try:
+                shapes.check_affine(shape, tensor_shape(v.type, name), name)
+            except shapes.ShapeError as e:
+                raise _shape_error(e) from e
+        eps = self.epsilon
+        if not (eps >= 0.0 and math.isfinite(eps)):
+            raise VerifyException(f"rms_norm eps must be finite and >= 0, got {eps}")
 
 
 class ConcatOp(IRDLOperation, ABC):

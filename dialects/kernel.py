@@ -33,13 +33,9 @@ from xdsl.utils.exceptions import VerifyException
 
 from mirage.dialects import common, shapes
 from mirage.dialects.elementwise import define_elementwise_ops
+from mirage.dialects.hardware import largest_block
 from mirage.dialects.scope import check_dominance
 from mirage.dialects.types import check_result_shape, tensor_shape
-
-MAX_THREADS_PER_BLOCK = 1024
-SHARED_MEMORY_LIMIT_BYTES = 227 * 1024
-"""The most shared memory one block may use on the largest supported target (sm_90);
-the superoptimize pass applies its target's own limit when it generates graphs."""
 
 
 class _KernelLevel(IRDLOperation, ABC):
@@ -249,10 +245,13 @@ class GraphOp(IRDLOperation):
             raise VerifyException(f"grid must be 3 positive extents (x, y, z), got {list(grid)}")
         if len(block) != 3 or any(b < 1 for b in block):
             raise VerifyException(f"block must be 3 positive extents (x, y, z), got {list(block)}")
+        # the largest target's limits: the planner and the search apply their own target's
+        largest = largest_block()
         threads = block[0] * block[1] * block[2]
-        if threads > MAX_THREADS_PER_BLOCK:
+        if threads > largest.max_threads_per_block:
             raise VerifyException(
-                f"block has {threads} threads, more than the {MAX_THREADS_PER_BLOCK} allowed"
+                f"block has {threads} threads, more than the "
+                f"{largest.max_threads_per_block} allowed"
             )
         check_dominance(self)
         if self.loop_range < 1:
@@ -283,10 +282,10 @@ class GraphOp(IRDLOperation):
                     f"'{op.name}' cannot appear in a kernel.graph body (only block and thread ops)"
                 )
         peak = peak_shared_memory(self)
-        if peak > SHARED_MEMORY_LIMIT_BYTES:
+        if peak > largest.shared_memory_per_block:
             raise VerifyException(
                 f"block graph needs {peak} bytes of shared memory, more than the "
-                f"{SHARED_MEMORY_LIMIT_BYTES} bytes a block may use"
+                f"{largest.shared_memory_per_block} bytes a block may use"
             )
 
 

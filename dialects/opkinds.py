@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -193,7 +193,36 @@ class Partials(Enum):
     """Only the dividend may be partial."""
 
 
+class Scaling(Enum):
+    """What a kind does to values that carry online softmax's factor exp(-m), m a running
+    maximum (the search's `Stabilizer` layouts); a kind without one may not take them."""
+
+    PASSES = "passes"
+    """Linear in its one operand: the factor stays."""
+    ALIKE = "alike"
+    """A sum: its operands carry the same factor, which stays."""
+    PRODUCT = "product"
+    """At most one operand carries a factor, which stays."""
+    QUOTIENT = "quotient"
+    """Factors alike cancel; a divisor without one keeps the dividend's."""
+    CONTRACTION = "contraction"
+    """Only the first operand may carry one (constant along the contracted dim)."""
+
+
 KERNEL, BLOCK, THREAD = "kernel", "block", "thread"
+
+
+@dataclass(frozen=True)
+class Infix:
+    """How an expression prints a kind between its two operands (its params counting as
+    operands): `x + y`, `x * 0.5`."""
+
+    symbol: str
+    precedence: int
+    """Higher binds tighter (products over sums)."""
+    associative: bool = False
+    """(a op b) op c == a op (b op c): a right operand of the same precedence needs no
+    parentheses."""
 
 
 @dataclass(frozen=True)
@@ -224,7 +253,7 @@ class OpKind:
     partials: Partials | None = None
     """How the kind treats partial results (sums the search leaves to a later reduction):
     None where its operands must be complete."""
-    reduce: str | None = None
+    reduce: Literal["sum", "max"] | None = None
     """Reductions and accumulators: the combination (sum or max)."""
     loop: Loop | None = None
     """Accumulators: how the iterations combine."""
@@ -243,6 +272,20 @@ class OpKind:
     offered_with: tuple[frozenset[str], ...] = field(default_factory=tuple[frozenset[str], ...])
     """Accumulators: the search offers this one when the program has every kind of one of
     these sets (never when there is none)."""
+    eps: bool = False
+    """Has an `eps` property (default 0) added to the last dim's mean before any root."""
+    scaling: Scaling | None = None
+    """How the kind treats values scaled by online softmax's exp(-max)."""
+    shifts: bool = False
+    """x minus a running maximum of x's slice is online softmax's shift (sub)."""
+    unshifts: bool = False
+    """Turns a shifted value into one scaled by exp(-max) (exp): the only function of a
+    shifted value."""
+    infix: Infix | None = None
+    """Pointwise kinds written as an operator in printed expressions."""
+    operand_implies: tuple[str, ...] = ()
+    """Kinds the search also needs for each optional operand after the first, in order
+    (rms_norm's gain is a multiplication, its bias an addition)."""
 
     def param_values(self, attr: Callable[[str], Any]) -> tuple[float, ...]:
         """The constant parameters of one op, read by `attr(name)`."""
@@ -359,6 +402,8 @@ def _unary(
     abstract: Callable[[AbstractOps[Any], Any], Any],
     lower: Callable[[LoweringOps[Any], Any], Any],
     linalg: Callable[[LinalgOps[Any], Any], Any],
+    *,
+    unshifts: bool = False,
 ) -> OpKind:
     exact, note, ff = field_rule
     return OpKind(
@@ -374,6 +419,7 @@ def _unary(
         lower=lambda b, a, p: lower(b, a[0]),
         linalg=lambda m, a, p: linalg(m, a[0]),
         flops=flops,
+        unshifts=unshifts,
     )
 
 
@@ -388,6 +434,10 @@ def _binary(
     abstract: Callable[[AbstractOps[Any], Any, Any], Any],
     lower: Callable[[LoweringOps[Any], Any, Any], Any],
     linalg: Callable[[LinalgOps[Any], Any, Any], Any],
+    *,
+    scaling: Scaling | None = None,
+    shifts: bool = False,
+    infix: Infix | None = None,
 ) -> OpKind:
     exact, note, ff = field_rule
     return OpKind(
@@ -405,6 +455,9 @@ def _binary(
         flops=flops,
         commutative=commutative,
         partials=partials,
+        scaling=scaling,
+        shifts=shifts,
+        infix=infix,
     )
 
 
@@ -418,6 +471,7 @@ UNARY_KINDS: tuple[OpKind, ...] = (
         lambda e, x: e.exp(x),
         lambda b, x: b.exp(x),
         lambda m, x: m.op("math.exp", x),
+        unshifts=True,
     ),
     _unary(
         "square",
@@ -515,6 +569,8 @@ BINARY_KINDS: tuple[OpKind, ...] = (
         lambda e, x, y: e.add(x, y),
         lambda b, x, y: b.fadd(x, y),
         lambda m, x, y: m.op("arith.addf", x, y),
+        scaling=Scaling.ALIKE,
+        infix=Infix("+", 1, associative=True),
     ),
     _binary(
         "sub",
@@ -528,6 +584,9 @@ BINARY_KINDS: tuple[OpKind, ...] = (
         lambda e, x, y: e.add(x, y),
         lambda b, x, y: b.fsub(x, y),
         lambda m, x, y: m.op("arith.subf", x, y),
+        scaling=Scaling.ALIKE,
+        shifts=True,
+        infix=Infix("-", 1),
     ),
     _binary(
         "mul",
@@ -540,6 +599,8 @@ BINARY_KINDS: tuple[OpKind, ...] = (
         lambda e, x, y: e.mul(x, y),
         lambda b, x, y: b.fmul(x, y),
         lambda m, x, y: m.op("arith.mulf", x, y),
+        scaling=Scaling.PRODUCT,
+        infix=Infix("*", 2, associative=True),
     ),
     _binary(
         "div",
@@ -552,6 +613,8 @@ BINARY_KINDS: tuple[OpKind, ...] = (
         lambda e, x, y: e.div(x, y),
         lambda b, x, y: b.fdiv(x, y),
         lambda m, x, y: m.op("arith.divf", x, y),
+        scaling=Scaling.QUOTIENT,
+        infix=Infix("/", 2),
     ),
     _binary(
         "pow",
@@ -606,6 +669,8 @@ MUL_SCALAR = OpKind(
     flops=1,
     flops_of_operand=True,
     partials=Partials.PASSES,
+    scaling=Scaling.PASSES,
+    infix=Infix("*", 2, associative=True),
 )
 """Multiplication by a constant (`scalar`): the pointwise kind with a parameter."""
 
@@ -616,6 +681,7 @@ MATMUL = OpKind(
     "batched matrix product",
     FieldRule(True, "exact modular product (float64 BLAS on limbs)"),
     arity=2,
+    scaling=Scaling.CONTRACTION,
 )
 REDUCE_SUM = OpKind(
     "reduce_sum",
@@ -626,6 +692,7 @@ REDUCE_SUM = OpKind(
     reduce="sum",
     flops=1,
     flops_of_operand=True,
+    scaling=Scaling.PASSES,
 )
 REDUCE_MAX = OpKind(
     "reduce_max",
@@ -641,10 +708,12 @@ RMS_NORM = OpKind(
     "rms_norm",
     Family.NORM,
     _KB,
-    "x / sqrt(mean(x^2)) over the last dim",
-    FieldRule(True, "x / sqrt(mean(x^2)) with the modular square root"),
+    "x / sqrt(mean(x^2) + eps) over the last dim, times a gain, plus a bias (both optional)",
+    FieldRule(True, "x / sqrt(mean(x^2) + eps) * gain + bias with the modular square root"),
     same_shape=True,
     implies=frozenset({"div"}),
+    eps=True,
+    operand_implies=("mul", "add"),
 )
 CONCAT = OpKind(
     "concat",
@@ -680,6 +749,7 @@ def _accumulator(
     same_shape: bool = True,
     linear: bool = False,
     flops: int = 1,
+    eps: bool = False,
 ) -> OpKind:
     return OpKind(
         name,
@@ -693,6 +763,7 @@ def _accumulator(
         same_shape=same_shape,
         linear=linear,
         offered_with=offered_with,
+        eps=eps,
         flops=flops,
         flops_of_operand=True,
         partials=Partials.PASSES if linear else None,
@@ -718,18 +789,20 @@ ACCUMULATOR_KINDS: tuple[OpKind, ...] = (
     _accumulator(
         "accum_mean_last",
         Loop.MEAN_LAST,
-        FieldRule(True, "modular mean (times the inverse of the count)"),
+        FieldRule(True, "modular mean (times the inverse of the count), plus eps"),
         (frozenset({"reduce_sum", "mul_scalar"}),),
         same_shape=False,
         flops=3,
+        eps=True,
     ),
     _accumulator(
         "accum_rms_last",
         Loop.RMS_LAST,
-        FieldRule(True, "modular square root of the mean of squares"),
+        FieldRule(True, "modular square root of the mean of squares plus eps"),
         (frozenset({"rms_norm"}), frozenset({"reduce_sum", "sqrt"})),
         same_shape=False,
         flops=3,
+        eps=True,
     ),
     _accumulator(
         "accum_max",
@@ -814,6 +887,10 @@ LAST_DIM_ACCUMULATORS = frozenset(
 )
 SAME_SHAPE_ACCUMULATORS = frozenset(k.name for k in ACCUMULATOR_KINDS if k.same_shape)
 LAYOUT_OPS = _names(lambda k: k.family in (Family.PERMUTE, Family.RESHAPE))
+DATA_MOVEMENT = _names(
+    lambda k: k.family in (Family.PERMUTE, Family.RESHAPE, Family.CONCAT, Family.CONSTANT)
+)
+"""Kernel-level kinds that compute nothing: they move, join or fill values."""
 STRUCTURE = _names(lambda k: k.family is Family.STRUCTURE)
 SCALED = _names(lambda k: k.family is Family.SCALED)
 COMMUTATIVE_KINDS = _names(lambda k: k.commutative)
@@ -867,7 +944,20 @@ LOOP_RMS_LAST = accumulators_with(Loop.RMS_LAST)
 LOOP_RESCALE = accumulators_with(Loop.RESCALE)
 PLAIN_ACCUMULATORS = accumulators_with(Loop.SUM, Loop.MAX)
 """Accumulators that combine each element over the iterations and nothing else."""
-SUMMING_ACCUMULATORS = accumulators_with(Loop.SUM, Loop.SUM_LAST)
-"""Accumulators whose result is a plain sum (no mean, root or rescale)."""
+SUMMING_ACCUMULATORS = accumulators_with(Loop.SUM, Loop.SUM_LAST, Loop.RESCALE)
+"""Accumulators that add their iterations up (no mean, root or max): L copies of a
+loop-invariant value are L times it."""
+QUOTIENTS = _names(lambda k: k.scaling is Scaling.QUOTIENT)
+"""Divisions (what normalizes a softmax)."""
+SHIFTS = _names(lambda k: k.shifts)
+"""What subtracts a running maximum in online softmax (sub)."""
+EXPONENTIALS = _names(lambda k: k.unshifts)
+"""The exponential of online softmax (exp)."""
+SUM_ACCUMULATOR = next(k.name for k in ACCUMULATOR_KINDS if k.loop is Loop.SUM)
+"""The plain sum over the loop's iterations."""
 SAME_SHAPE = _names(lambda k: k.same_shape)
 """Kinds whose result has the shape of their first operand."""
+EPS_KINDS = _names(lambda k: k.eps)
+"""Kinds with an `eps` property (default 0), added to the last dim's mean before any root:
+rms_norm is x / sqrt(mean(x^2) + eps) * gain + bias (gain and bias its optional operands
+after x), accum_mean_last the mean plus eps, accum_rms_last sqrt(mean of squares + eps)."""

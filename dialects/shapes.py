@@ -100,6 +100,12 @@ def reshape(shape: Shape, new: Shape) -> Shape:
     return tuple(new)
 
 
+def check_affine(shape: Shape, operand: Shape, what: str) -> None:
+    """A norm's gain or bias: of the normed operand's rank, broadcasting to it."""
+    if broadcast(shape, operand) != shape:
+        raise ShapeError(f"{what} {_fmt(operand)} must broadcast to the operand {_fmt(shape)}")
+
+
 def last_dim_to_one(shape: Shape) -> Shape:
     if not shape:
         raise ShapeError("a reduction over the last dim needs rank >= 1")

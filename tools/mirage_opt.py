@@ -16,15 +16,21 @@ from io import StringIO
 from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from mirage.tools.diagnostics import (
-    LocatingParser,
+    Terminated,
     ToolError,
+    check_output_path,
+    check_text,
     fail,
-    parse_error_line,
+    parse_checked,
+    pipeline_error,
+    sigterm_raises,
+    spec_error,
     verify_module,
+    write_atomically,
 )
 
 
@@ -40,6 +46,23 @@ class MirageOptMain(xDSLOptMain):
             raise ToolError(f"{arg_parser.prog}: error: {message}")
 
         arg_parser.error = usage_error  # type: ignore[method-assign]
+
+    def setup_pipeline(self) -> None:
+        try:
+            super().setup_pipeline()
+        except ValueError as e:
+            raise ToolError(f"mirage-opt: error: {pipeline_error(self.args.passes, e)}") from None
+        if self.args.output_file is not None:
+            check_output_path(self.args.output_file)
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        name = self.args.input_file
+        if name is not None and os.path.isdir(name):
+            raise ToolError(f"{name}: error: is a folder, not an input file")
+        try:
+            return super().get_input_stream()
+        except PermissionError:
+            raise ToolError(f"{name}: error: cannot read it (permission denied)") from None
 
     def register_all_targets(self) -> None:
         from mirage.tools.registry import get_all_targets
@@ -58,11 +81,10 @@ class MirageOptMain(xDSLOptMain):
             text = chunk.read().decode()
         except UnicodeDecodeError as e:
             raise ToolError(f"{name}: error: input is not UTF-8 text ({e.reason})") from None
-        parser = LocatingParser(self.ctx, text, name, start_offset)
-        try:
-            module = parser.parse_module(not self.args.no_implicit_module)
-        except ParseError as e:
-            raise ToolError(parse_error_line(e, start_offset)) from None
+        check_text(text, name, start_offset)
+        module, parser = parse_checked(
+            self.ctx, text, name, start_offset, not self.args.no_implicit_module
+        )
         if not self.args.disable_verify:
             verify_module(module, parser.op_locations, name)
         self._locations = parser.op_locations
@@ -90,9 +112,9 @@ class MirageOptMain(xDSLOptMain):
         if self.args.output_file is None:
             sys.stdout.write(text)
         else:
-            # Written only once everything succeeded: no half-written output on error.
-            with open(self.args.output_file, "w") as f:
-                f.write(text)
+            # Written only once everything succeeded, and renamed into place: no
+            # half-written output on error or interruption.
+            write_atomically(self.args.output_file, text)
 
     def register_all_dialects(self) -> None:
         from xdsl.universe import Universe
@@ -117,15 +139,24 @@ class MirageOptMain(xDSLOptMain):
 
 def main(argv: Sequence[str] | None = None) -> None:
     try:
-        MirageOptMain(args=argv).run()
+        with sigterm_raises():
+            MirageOptMain(args=argv).run()
     except ToolError as e:
         fail(str(e))
+    except ArgSpecParseError as e:
+        fail(f"mirage-opt: error: {spec_error(e)}")
+    except Terminated:
+        fail("mirage-opt: terminated", 143)
     except FileNotFoundError as e:
         fail(f"{e.filename}: error: no such file")
     except (ValueError, DiagnosticException) as e:
         fail(f"mirage-opt: error: {str(e).strip().splitlines()[0]}")
     except KeyboardInterrupt:
-        fail("mirage-opt: interrupted")
+        fail("mirage-opt: interrupted", 130)
+    except RecursionError:
+        fail("mirage-opt: error: the program is nested or chained too deeply to handle")
+    except MemoryError:
+        fail("mirage-opt: error: out of memory")
     except Exception as e:  # a bug of ours: still one line, unless asked for the trace
         if os.environ.get("MIRAGE_TRACEBACK"):
             raise

@@ -14,26 +14,30 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, cast
 
 import numpy as np
 from numpy.typing import NDArray
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
-from xdsl.utils.exceptions import ParseError
 
 from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.semantics.evaluate import EvaluationError
+from mirage.dialects.ugraph.footprint import FootprintError, check_footprint
 from mirage.dialects.ugraph.from_ir import UnsupportedOpError, graph_from_func
 from mirage.dialects.ugraph.graph import Graph
+from mirage.lowering.ptx.compile import compile_function
+from mirage.lowering.runtime.program import CompiledProgram
 from mirage.passes.linalg.constants import resolve_wrapper
 from mirage.tools.diagnostics import (
-    LocatingParser,
+    Terminated,
     ToolError,
+    check_text,
     fail,
-    parse_error_line,
+    parse_checked,
+    sigterm_raises,
     verify_module,
 )
 from mirage.tools.registry import make_context
@@ -47,13 +51,12 @@ def load_module(path: str) -> ModuleOp:
         text = Path(path).read_text()
     except FileNotFoundError:
         raise ToolError(f"{path}: error: no such file") from None
+    except IsADirectoryError:
+        raise ToolError(f"{path}: error: is a folder, not an input file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ToolError(f"{path}: error: cannot read: {e}") from None
-    parser = LocatingParser(make_context(), text, path)
-    try:
-        module = parser.parse_module()
-    except ParseError as e:
-        raise ToolError(parse_error_line(e)) from None
+    check_text(text, path)
+    module, parser = parse_checked(make_context(), text, path)
     verify_module(module, parser.op_locations, path)
     return module
 
@@ -76,7 +79,14 @@ def random_inputs(graph: Graph, seed: int) -> list[NDArray[Any]]:
     ]
 
 
-def read_inputs(paths: Sequence[str], graph: Graph) -> list[NDArray[Any]]:
+def _lossless(source: np.dtype[Any], dtype: str) -> bool:
+    """Whether every value of `source` is exact in the function's element type."""
+    if dtype == "bf16":  # numpy has no bfloat16: 8 bits of mantissa hold 8-bit integers
+        return source.kind == "b" or (source.kind in "iu" and source.itemsize == 1)
+    return bool(np.can_cast(source, _SAVE_DTYPES[dtype], casting="safe"))
+
+
+def read_inputs(paths: Sequence[str], graph: Graph, lossy: bool = False) -> list[NDArray[Any]]:
     if len(paths) != len(graph.args):
         raise ToolError(
             f"error: the function takes {len(graph.args)} inputs, {len(paths)} files were given"
@@ -84,27 +94,50 @@ def read_inputs(paths: Sequence[str], graph: Graph) -> list[NDArray[Any]]:
     arrays: list[NDArray[Any]] = []
     for i, (path, ty) in enumerate(zip(paths, graph.args, strict=True)):
         try:
-            array = np.load(path, allow_pickle=False)
+            loaded: object = np.load(path, allow_pickle=False)
         except FileNotFoundError:
             raise ToolError(f"{path}: error: no such file") from None
         except (OSError, ValueError) as e:
             raise ToolError(f"{path}: error: not a readable .npy file ({e})") from None
-        if not isinstance(array, np.ndarray) or not np.issubdtype(array.dtype, np.number):
+        # a .npz loads as an archive, not an array
+        if not isinstance(loaded, np.ndarray):
+            raise ToolError(f"{path}: error: input {i} must be a numeric array")
+        array = cast(NDArray[Any], loaded)
+        if not np.issubdtype(array.dtype, np.number):
             raise ToolError(f"{path}: error: input {i} must be a numeric array")
         if tuple(array.shape) != ty.shape:
             shape = "x".join(map(str, array.shape)) or "scalar"
             raise ToolError(
                 f"{path}: error: input {i} has shape {shape}, the function expects {ty}"
             )
-        arrays.append(array.astype(np.float64))
-    return arrays
+        arrays.append(array)
+    # Shapes first: a wrong file is a worse mistake than a wrong dtype.
+    for i, (path, array, ty) in enumerate(zip(paths, arrays, graph.args, strict=True)):
+        if np.issubdtype(array.dtype, np.complexfloating):
+            raise ToolError(f"{path}: error: input {i} is complex; the function takes {ty}")
+        if not lossy and not _lossless(array.dtype, ty.dtype):
+            raise ToolError(
+                f"{path}: error: input {i} is {array.dtype}, the function takes {ty.dtype}: "
+                "converting would round it (--cast allows that)"
+            )
+    return [a.astype(np.float64) for a in arrays]
+
+
+def check_output(path: str) -> None:
+    """Before any work: the output can be written where asked."""
+    target = Path(path)
+    if target.is_dir():
+        raise ToolError(f"{path}: error: is a folder; --output takes an .npz file name")
+    if not target.parent.is_dir():
+        raise ToolError(f"{path}: error: the folder {target.parent} does not exist")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise ToolError(f"{path}: error: the folder {target.parent} is not writable")
 
 
 def save_outputs(path: str, outputs: dict[str, NDArray[Any]]) -> None:
     """Write atomically: a failed or interrupted run leaves no partial file."""
     target = Path(path)
-    if not target.parent.is_dir():
-        raise ToolError(f"{path}: error: the folder {target.parent} does not exist")
+    check_output(path)
     fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".npz.tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -134,6 +167,11 @@ def use_gpu(choice: str) -> bool:
         raise ToolError(f"error: {e}") from None
 
 
+def lowering_entry_point() -> Callable[[FuncOp, str], CompiledProgram]:
+    """What builds the program for the GPU (the GPU tests stand in their own)."""
+    return compile_function
+
+
 def run_on_gpu(
     func: FuncOp, graph: Graph, inputs: Sequence[NDArray[Any]], args: Any
 ) -> list[NDArray[Any]]:
@@ -144,7 +182,7 @@ def run_on_gpu(
 
     where = f"{args.file}: error: @{args.function}"
     try:
-        program = gpu_run.lowering_entry_point()(func, args.arch or gpu_run.default_arch())
+        program = lowering_entry_point()(func, args.arch or gpu_run.default_arch())
         result = gpu_run.run_program(program, inputs, TimingMethod() if args.time else None)
     except (NotImplementedError, ValueError, CudaError) as e:
         raise ToolError(f"{where}: {e}") from None
@@ -171,10 +209,15 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("file", help="an .mlir file of kernel-dialect functions")
     parser.add_argument("--function", required=True, help="the function to run (without @)")
     parser.add_argument("--inputs", nargs="+", metavar="NPY", help=".npy files, one per input")
-    parser.add_argument("--seed", type=int, default=0, help="seed of random inputs (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0, help="seed of random inputs (default 0)")
     parser.add_argument("--output", metavar="NPZ", help="write outputs here (keys out0, ...)")
     parser.add_argument(
         "--keep-float64", action="store_true", help="save outputs in float64, not their types"
+    )
+    parser.add_argument(
+        "--cast",
+        action="store_true",
+        help="round inputs whose dtype the function's element type cannot hold exactly",
     )
     gpu = parser.add_argument_group("GPU")
     gpu.add_argument(
@@ -188,8 +231,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     gpu.add_argument(
         "--check", action="store_true", help="compare GPU outputs with the float64 reference"
     )
-    gpu.add_argument("--time", action="store_true", help="time the GPU kernels (DESIGN §8 method)")
+    gpu.add_argument("--time", action="store_true", help="time the GPU kernels (docs/MEASURING.md)")
+    parser.error = _usage_error  # type: ignore[method-assign]
     args = parser.parse_args(argv)
+    if args.output:
+        check_output(args.output)
 
     module = load_module(args.file)
     func = find_function(module, args.function, args.file)
@@ -202,15 +248,28 @@ def run(argv: Sequence[str] | None = None) -> int:
     weights = wrapped[1] if wrapped is not None else []
     func = wrapped[0] if wrapped is not None else func
     try:
+        check_footprint(func, 8, "the float64 reference run")
         graph = graph_from_func(func)
-    except UnsupportedOpError as e:
+    except (UnsupportedOpError, FootprintError) as e:
         raise ToolError(f"{args.file}: error: @{args.function}: {e}") from None
     given = Graph(graph.args[: len(graph.args) - len(weights)], (), ())
-    inputs = read_inputs(args.inputs, given) if args.inputs else random_inputs(given, args.seed)
+    if args.inputs:
+        inputs = read_inputs(args.inputs, given, args.cast)
+    else:
+        inputs = random_inputs(given, args.seed)
     inputs = [*inputs, *weights]
     if use_gpu(args.device):
         outputs = run_on_gpu(func, graph, inputs, args)
     else:
+        if args.check or args.time:
+            flags = " and ".join(
+                f for f, on in (("--check", args.check), ("--time", args.time)) if on
+            )
+            sys.stderr.write(
+                f"mirage-run: warning: {flags} apply to GPU runs; "
+                f"{'--device cpu' if args.device == 'cpu' else 'no CUDA device was found'}: "
+                "ran the float64 reference only\n"
+            )
         outputs = reference(graph, inputs, args)
     named = {
         f"out{i}": out if args.keep_float64 else out.astype(_SAVE_DTYPES[ty.dtype])
@@ -228,13 +287,33 @@ def run(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got '{text}'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value
+
+
+def _usage_error(message: str) -> NoReturn:
+    # argparse prints the whole usage and exits 2; a bad option is one line, exit 1.
+    raise ToolError(f"mirage-run: error: {message}")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     try:
-        sys.exit(run(argv))
+        with sigterm_raises():
+            sys.exit(run(argv))
     except ToolError as e:
         fail(str(e))
+    except Terminated:
+        fail("mirage-run: terminated", 143)
     except KeyboardInterrupt:
-        fail("mirage-run: interrupted")
+        fail("mirage-run: interrupted", 130)
+    except MemoryError:
+        fail("mirage-run: error: out of memory")
     except Exception as e:  # a bug of ours: still one line, unless asked for the trace
         if os.environ.get("MIRAGE_TRACEBACK"):
             raise

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from xdsl.context import Context
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
+from xdsl.utils.target import Target
 
 
 def _kernel() -> Dialect:
@@ -33,8 +34,20 @@ def _nvvm() -> Dialect:
     return NVVM
 
 
+def _mirage() -> Dialect:
+    from mirage.lowering.optimize.decisions import MirageAttrs
+
+    return MirageAttrs
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    return {"kernel": _kernel, "block": _block, "thread": _thread, "nvvm": _nvvm}
+    return {
+        "kernel": _kernel,
+        "block": _block,
+        "thread": _thread,
+        "nvvm": _nvvm,
+        "mirage": _mirage,
+    }
 
 
 def _linalg() -> Dialect:
@@ -97,6 +110,17 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     }
 
 
+def _dot_target() -> type[Target]:
+    from mirage.tools.dot_target import DotTarget
+
+    return DotTarget
+
+
+def get_universe_targets() -> dict[str, Callable[[], type[Target]]]:
+    """The targets every xDSL tool gets (names that xDSL's own targets do not use)."""
+    return {"dot": _dot_target}
+
+
 def get_all_targets() -> dict[str, Callable[[], type]]:
     from mirage.lowering.ptx import targets
 
@@ -104,6 +128,7 @@ def get_all_targets() -> dict[str, Callable[[], type]]:
         "llvm": lambda: targets.LLVMIRTarget,
         "ptx": lambda: targets.PTXTarget,
         "cubin": lambda: targets.CubinTarget,
+        **get_universe_targets(),
     }
 
 

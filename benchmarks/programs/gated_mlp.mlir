@@ -1,4 +1,4 @@
-// gated_mlp: gated_mlp at the benchmark shapes of DESIGN §8 (generate.py)
+// gated_mlp: gated_mlp at the paper's benchmark shapes (generate.py)
 builtin.module {
   func.func @program(%x: tensor<8x4096xf16>, %w1: tensor<4096x4096xf16>, %w2: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
     %0 = kernel.matmul %x, %w1 : tensor<8x4096xf16>, tensor<4096x4096xf16> -> tensor<8x4096xf16>

@@ -1,4 +1,4 @@
-"""The six benchmark programs of DESIGN §8 as kernel-dialect functions, written with the
+"""The six benchmark programs of the Mirage paper as kernel-dialect functions, written with the
 Python builder (`python benchmarks/programs/generate.py` rewrites the .mlir files beside
 it). Inputs and stored results are f16, as the paper's programs run in fp16.
 
@@ -85,7 +85,7 @@ BENCHMARKS: dict[str, tuple[str, Shapes]] = {
     "ntrans_b1": ("ntrans", ((8, 4096),) * 3),
     "ntrans_b8": ("ntrans", ((64, 4096),) * 3),
 }
-"""File name -> (program, shapes): DESIGN §8, both batch sizes where it has two."""
+"""File name -> (program, shapes): the paper's shapes, both batch sizes where it has two."""
 
 
 def program(name: str, shapes: Shapes, function: str = "program") -> ModuleOp:
@@ -99,7 +99,7 @@ def main() -> None:
     for file, (name, shapes) in BENCHMARKS.items():
         text = str(program(name, shapes))
         (here / f"{file}.mlir").write_text(
-            f"// {file}: {name} at the benchmark shapes of DESIGN §8 (generate.py)\n{text}\n"
+            f"// {file}: {name} at the paper's benchmark shapes (generate.py)\n{text}\n"
         )
         sys.stdout.write(f"{file}.mlir\n")
 

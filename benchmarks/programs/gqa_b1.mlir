@@ -1,4 +1,4 @@
-// gqa_b1: gqa at the benchmark shapes of DESIGN §8 (generate.py)
+// gqa_b1: gqa at the paper's benchmark shapes (generate.py)
 builtin.module {
   func.func @program(%q: tensor<2x256x64xf16>, %k: tensor<2x64x4096xf16>, %v: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> {
     %0 = kernel.matmul %q, %k : tensor<2x256x64xf16>, tensor<2x64x4096xf16> -> tensor<2x256x4096xf16>

@@ -1,4 +1,4 @@
-// lora: lora at the benchmark shapes of DESIGN §8 (generate.py)
+// lora: lora at the paper's benchmark shapes (generate.py)
 builtin.module {
   func.func @program(%x: tensor<16x256xf16>, %w: tensor<256x4096xf16>, %a: tensor<256x16xf16>, %b: tensor<16x4096xf16>) -> tensor<16x4096xf16> {
     %0 = kernel.matmul %x, %w : tensor<16x256xf16>, tensor<256x4096xf16> -> tensor<16x4096xf16>

@@ -1,4 +1,4 @@
-// ntrans_b8: ntrans at the benchmark shapes of DESIGN §8 (generate.py)
+// ntrans_b8: ntrans at the paper's benchmark shapes (generate.py)
 builtin.module {
   func.func @program(%h: tensor<64x4096xf16>, %x: tensor<64x4096xf16>, %alpha: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
     %0 = kernel.rms_norm %h : tensor<64x4096xf16> -> tensor<64x4096xf16>

@@ -1,4 +1,4 @@
-// qknorm_b8: qknorm at the benchmark shapes of DESIGN §8 (generate.py)
+// qknorm_b8: qknorm at the paper's benchmark shapes (generate.py)
 builtin.module {
   func.func @program(%q: tensor<16x256x64xf16>, %k: tensor<16x64x4096xf16>, %v: tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
     %0 = kernel.rms_norm %q : tensor<16x256x64xf16> -> tensor<16x256x64xf16>

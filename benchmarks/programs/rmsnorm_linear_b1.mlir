@@ -1,4 +1,4 @@
-// rmsnorm_linear_b1: rmsnorm_linear at the benchmark shapes of DESIGN §8 (generate.py)
+// rmsnorm_linear_b1: rmsnorm_linear at the paper's benchmark shapes (generate.py)
 builtin.module {
   func.func @program(%x: tensor<2x4096xf16>, %w: tensor<4096x6144xf16>) -> tensor<2x6144xf16> {
     %0 = kernel.rms_norm %x : tensor<2x4096xf16> -> tensor<2x4096xf16>

@@ -1,4 +1,4 @@
-// rmsnorm_linear_b8: rmsnorm_linear at the benchmark shapes of DESIGN §8 (generate.py)
+// rmsnorm_linear_b8: rmsnorm_linear at the paper's benchmark shapes (generate.py)
 builtin.module {
   func.func @program(%x: tensor<16x4096xf16>, %w: tensor<4096x6144xf16>) -> tensor<16x6144xf16> {
     %0 = kernel.rms_norm %x : tensor<16x4096xf16> -> tensor<16x4096xf16>

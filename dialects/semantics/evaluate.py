@@ -84,12 +84,12 @@ def _matmul(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -
 
 def _reduction(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
     red = kind.reduce
-    assert red in ("sum", "max")
+    assert red is not None
     return [_reduce_to(domain, red, args[0], lead + op.int_attr("dim"), op.int_attr("size"))]
 
 
 def _norm(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
-    return [_rms_norm(domain, args[0])]
+    return [_rms_norm(domain, args, op.eps)]
 
 
 def _concat(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
@@ -144,10 +144,24 @@ def _reduce_to(domain: Domain[V], kind: str, value: V, axis: int, size: int) -> 
     return domain.restructure(reduced, lambda a: a.reshape(out))
 
 
-def _rms_norm(domain: Domain[V], x: V) -> V:
+def _plus_eps(domain: Domain[V], mean: V, eps: float) -> V:
+    if eps == 0.0:
+        return mean
+    rank = len(domain.shape(mean))
+    return domain.elementwise("add", [mean, domain.from_array(np.full((1,) * rank, eps))])
+
+
+def _rms_norm(domain: Domain[V], args: Sequence[V], eps: float) -> V:
+    x = args[0]
     n = domain.shape(x)[-1]
     mean_sq = domain.scale(domain.reduce("sum", domain.elementwise("square", [x]), -1), 1.0 / n)
-    return domain.elementwise("div", [x, domain.elementwise("sqrt", [mean_sq])])
+    root = domain.elementwise("sqrt", [_plus_eps(domain, mean_sq, eps)])
+    out = domain.elementwise("div", [x, root])
+    if len(args) > 1:
+        out = domain.elementwise("mul", [out, args[1]])
+    if len(args) > 2:
+        out = domain.elementwise("add", [out, args[2]])
+    return out
 
 
 def _broadcast_leading(domain: Domain[V], args: Sequence[V], lead: int) -> list[V]:
@@ -260,7 +274,7 @@ def _accumulate(op: Op, args: list[V], domain: Domain[V], loops: int) -> V:
         total = over_loop("sum", domain.reduce("sum", x, -1))
         if loop is Loop.SUM_LAST:
             return total
-        mean = domain.scale(total, 1.0 / (n * loops))
+        mean = _plus_eps(domain, domain.scale(total, 1.0 / (n * loops)), op.eps)
         return mean if loop is Loop.MEAN_LAST else domain.elementwise("sqrt", [mean])
     if loop is Loop.RESCALE:
         scores = every_iteration(args[1])

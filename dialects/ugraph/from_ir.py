@@ -57,7 +57,7 @@ def _op(op: Operation, numbers: dict[SSAValue, int]) -> Op:
         raise UnsupportedOpError(f"'{op.name}' is not an op of the μGraph dialects")
     body: Graph | None = None
     if op.name == "kernel.graph":
-        body = _block_graph(op.regions[0].block)
+        body = block_graph(op.regions[0].block)
     elif op.name == "thread.fuse":
         entry = op.regions[0].block
         term = entry.last_op
@@ -75,10 +75,11 @@ def _op(op: Operation, numbers: dict[SSAValue, int]) -> Op:
         tuple(type_from_ir(r.type) for r in op.results),
         tuple(sorted((k, attr_from_ir(v)) for k, v in op.properties.items())),
         body,
+        tuple(sorted(op.attributes.items())),
     )
 
 
-def _block_graph(entry: Block) -> Graph:
+def block_graph(entry: Block) -> Graph:
     from mirage.dialects.block import ForLoopOp
 
     loop = entry.first_op
@@ -88,5 +89,5 @@ def _block_graph(entry: Block) -> Graph:
     assert loop_term is not None
     in_loop = [o for o in loop.body.block.ops if o is not loop_term]
     after = [o for o in entry.ops if o is not loop and o is not term]
-    aliases = dict(zip(loop.results, loop_term.operands, strict=True))
+    aliases: dict[SSAValue, SSAValue] = dict(zip(loop.results, loop_term.operands, strict=True))
     return _graph(list(entry.args), in_loop + after, list(term.operands), len(in_loop), aliases)

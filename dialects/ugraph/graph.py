@@ -16,9 +16,13 @@ Levels:
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from mirage.dialects.opkinds import ACCUMULATORS, LAUNCHES
+
+if TYPE_CHECKING:
+    from xdsl.ir import Attribute
 
 AttrValue = Hashable
 ACCUMULATOR_KINDS = ACCUMULATORS
@@ -56,6 +60,15 @@ class Op:
     attrs: tuple[tuple[str, AttrValue], ...] = ()
     """Sorted (name, value) pairs; values are ints, floats or tuples of ints."""
     body: Graph | None = None
+    annotations: tuple[tuple[str, Attribute], ...] = field(default=(), repr=False)
+    """The IR op's discardable attributes, sorted by name (plan decisions, hand-set
+    overrides): they travel with the op, wherever it stands, from IR to IR."""
+
+    def annotation(self, name: str) -> Attribute | None:
+        for key, value in self.annotations:
+            if key == name:
+                return value
+        return None
 
     def attr(self, name: str) -> AttrValue:
         for key, value in self.attrs:
@@ -77,6 +90,15 @@ class Op:
         value = self.attr(name)
         assert isinstance(value, int | float)
         return float(value)
+
+    @property
+    def eps(self) -> float:
+        """The eps of a kind of `opkinds.EPS_KINDS` (0 where unset)."""
+        for key, value in self.attrs:
+            if key == "eps":
+                assert isinstance(value, int | float)
+                return float(value)
+        return 0.0
 
 
 def make_op(
@@ -121,7 +143,7 @@ class Graph:
     def with_bodies(self, rewrite: Callable[[Graph], Graph]) -> Graph:
         """This kernel-level graph with `rewrite` applied to every graph-defined op's body."""
         ops = tuple(
-            Op(op.kind, op.operands, op.results, op.attrs, rewrite(op.body))
+            replace(op, body=rewrite(op.body))
             if op.kind in LAUNCHES and op.body is not None
             else op
             for op in self.ops

@@ -66,6 +66,7 @@ def _build(op: Op, operands: list[SSAValue], level: str) -> Operation:
         operands=operands,
         result_types=[type_to_ir(t, scalar=scalar) for t in op.results],
         properties={k: attr_to_ir(v) for k, v in op.attrs},
+        attributes=dict(op.annotations),
         regions=regions,
     )
 

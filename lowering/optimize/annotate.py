@@ -1,10 +1,11 @@
 """`plan-ugraph`: runs the μGraph optimizer on every `kernel.graph` and records its
-decisions in the IR, where `mirage-opt` prints them and `convert-kernel-to-gpu` honours
-them (`mirage.stages` may be set by hand to force a pipeline depth).
+decisions in the IR as typed attributes (`mirage.lowering.optimize.decisions`), which
+`mirage-opt` prints and `convert-kernel-to-gpu` builds from without planning again.
 
-On the graph: `mirage.smem_bytes`, `mirage.stages`, `mirage.barriers` (per iteration).
-On block ops: `mirage.tile` (the shared-memory tile of the result), `mirage.fused` (the
-result is computed in registers where it is read), `mirage.mma` (a matmul's strategy).
+A `mirage.stages` set by hand on a graph forces its pipeline depth, wherever the graph
+stands in its function. Options: `arch` (the target: shared memory, tensor cores, bulk
+copies) and `bulk-copy` (pipelined tiles by bulk copies on sm_90; unset: as the target
+prefers, which is cp.async everywhere today).
 """
 
 from __future__ import annotations
@@ -12,17 +13,39 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, UnitAttr, i64
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
 
-from mirage.lowering.optimize.plan import Plan, plan_graph_op
+from mirage.dialects.block import ForLoopOp, ReturnOp, YieldOp
+from mirage.dialects.hardware import Target, target_for
+from mirage.dialects.kernel import GraphOp
+from mirage.dialects.ugraph.from_ir import block_graph
+from mirage.dialects.ugraph.graph import Op
+from mirage.lowering.optimize.decisions import (
+    BARRIERS,
+    FUSED,
+    MMA,
+    PLAN,
+    SMEM_BYTES,
+    STAGES,
+    TILE,
+    PlanAttr,
+    decode,
+    encode,
+    stages_override,
+)
+from mirage.lowering.optimize.plan import Plan, PlanError, plan_graph_op
+
+
+class LoweringError(DiagnosticException):
+    """A function cannot be lowered; the message names the function and the reason."""
 
 
 def _body_ops(graph: Operation) -> list[Operation]:
     """The block ops in the order of the search model's numbering."""
-    from mirage.dialects.block import ForLoopOp, ReturnOp, YieldOp
-
     entry = graph.regions[0].block
     loop = entry.first_op
     assert isinstance(loop, ForLoopOp)
@@ -32,27 +55,52 @@ def _body_ops(graph: Operation) -> list[Operation]:
 
 
 def annotate(graph: Operation, plan: Plan) -> None:
-    graph.attributes["mirage.smem_bytes"] = IntegerAttr(plan.smem_bytes, i64)
-    graph.attributes["mirage.stages"] = IntegerAttr(plan.stages, i64)
-    graph.attributes["mirage.barriers"] = IntegerAttr(plan.barriers, i64)
-    g = plan.graph
-    results = [r for _, r in g.result_ids()]
-    for index, op in enumerate(_body_ops(graph)):
-        v = results[index][0]
-        for key in ("mirage.tile", "mirage.fused", "mirage.mma"):
+    """Writes `plan` on the IR op `graph` and its block ops, replacing any earlier plan."""
+    ops = _body_ops(graph)
+    for op in ops:
+        for key in (TILE, FUSED, MMA):
             op.attributes.pop(key, None)
-        if v in plan.tiles:
-            op.attributes["mirage.tile"] = StringAttr(plan.tiles[v].describe())
-        elif v in plan.virtual:
-            op.attributes["mirage.fused"] = UnitAttr()
-        mm = plan.matmuls.get(index)
-        if mm is not None:
-            how = "mma.sync.m16n8k16" if mm.tensor_core else "fma"
-            parts = "x".join(map(str, mm.parts))
-            mode = mm.mode
-            if mm.chain_next >= 0:
-                mode = "chain"  # the result stays in registers as the next matmul's A
-            op.attributes["mirage.mma"] = StringAttr(f"{how} warps {parts} {mode}")
+
+    def set_attr(index: int, name: str, attr: Attribute) -> None:
+        ops[index].attributes[name] = attr
+
+    graph.attributes[PLAN] = encode(plan, set_attr)
+    graph.attributes[SMEM_BYTES] = IntegerAttr(plan.smem_bytes, i64)
+    graph.attributes[STAGES] = IntegerAttr(plan.stages, i64)
+    graph.attributes[BARRIERS] = IntegerAttr(plan.barriers, i64)
+
+
+def bulk_copies(target: Target, asked: bool | None) -> bool:
+    return target.bulk_copy_default if asked is None else asked
+
+
+def plan_for(op: Op, target: Target, bulk_copy: bool | None = None) -> Plan:
+    """The plan of model graph op `op`: the one `plan-ugraph` recorded on it, or else the
+    planner's (honouring the op's own `mirage.stages`)."""
+    body = op.body
+    assert op.kind == "graph" and body is not None
+    recorded = op.annotation(PLAN)
+    if isinstance(recorded, PlanAttr):
+        planned = recorded.arch.data
+        if planned != target.name:
+            raise PlanError(f"planned for {planned}, lowered for {target.name}")
+        plan = decode(op, recorded)
+        forced = stages_override(op)
+        if forced is not None and forced != plan.stages:
+            raise PlanError(
+                f"mirage.stages {forced} differs from the {plan.stages} of its mirage.plan "
+                "(run plan-ugraph again)"
+            )
+        return plan
+    return plan_graph_op(
+        body,
+        op.ints_attr("grid"),
+        op.ints_attr("block"),
+        op.int_attr("forloop_range"),
+        target,
+        stages_override(op),
+        bulk_copies(target, bulk_copy),
+    )
 
 
 @dataclass(frozen=True)
@@ -61,15 +109,10 @@ class PlanUgraph(ModulePass):
 
     name = "plan-ugraph"
     arch: str = "sm_90a"
+    bulk_copy: bool | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from xdsl.dialects.func import FuncOp
-
-        from mirage.dialects.kernel import GraphOp
-        from mirage.dialects.ugraph.from_ir import _block_graph  # pyright: ignore[reportPrivateUsage]
-        from mirage.lowering.optimize.plan import PlanError
-        from mirage.lowering.to_llvm.convert_kernel import LoweringError, _stages_override  # pyright: ignore[reportPrivateUsage]
-
+        target = target_for(self.arch)
         for graph in op.walk():
             if not isinstance(graph, GraphOp):
                 continue
@@ -78,15 +121,16 @@ class PlanUgraph(ModulePass):
             if isinstance(func, FuncOp):
                 index = [o for o in func.body.block.ops if isinstance(o, GraphOp)].index(graph)
                 where = f"@{func.sym_name.data}, kernel {index}"
-            body = _block_graph(graph.body.block)
+            forced = graph.attributes.get(STAGES)
             try:
                 plan = plan_graph_op(
-                    body,
+                    block_graph(graph.body.block),
                     graph.grid_dims,
                     graph.block_dims,
                     graph.loop_range,
-                    self.arch,
-                    _stages_override(graph),
+                    target,
+                    forced.value.data if isinstance(forced, IntegerAttr) else None,
+                    bulk_copies(target, self.bulk_copy),
                 )
             except PlanError as e:
                 raise LoweringError(f"{where}: {e}") from None

@@ -42,8 +42,8 @@ class Tile:
     """Partial results kept apart (split-K): a read sums the planes."""
     stages: int = 1
     """Ring buffer depth of a pipelined input iterator."""
-    finalize: tuple[str, float] = ("", 1.0)
-    """Applied when read: ('scale', c) multiplies by c, ('rms', c) gives sqrt(c x)."""
+    finalize: tuple[str, float, float] = ("", 1.0, 0.0)
+    """Applied when read: ('scale', c, eps) gives c x + eps, ('rms', c, eps) sqrt(c x + eps)."""
     offset: int = -1
     strides: tuple[int, ...] = field(init=False)
 

@@ -15,11 +15,11 @@ The code generator (`mirage.lowering.to_llvm.graph_kernel`) follows this plan li
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mirage.dialects import shapes
+from mirage.dialects.hardware import MMA_SYNC, SM_90, SM_90A, Target
 from mirage.dialects.opkinds import (
     ACCUMULATORS,
     CONCATS,
@@ -49,18 +49,15 @@ ELEMENT_READERS = (
 """Ops that read their operands element by element (so a fused producer can be
 computed where they read it)."""
 
-SHARED_MEMORY_BYTES = {"sm_80": 163 * 1024, "sm_90a": 227 * 1024, "sm_90": 227 * 1024}
 MAX_ACC_REGISTERS = 96
 """f32 accumulator registers per thread that a matmul may keep across the loop."""
 MAX_CHUNK_REGISTERS = 32
 """f32 accumulator registers per thread for one register block of a matmul."""
 PIPELINE_BYTES_IN_FLIGHT = 96 * 1024
 MAX_STAGES = 8
-SM_COUNT = 132
 MAX_TENSOR_BYTES = 1 << 31
 COMPUTE_BOUND = 32
 """Tensor-core flops per streamed byte above which a kernel is compute-bound."""
-"""Multiprocessors of the largest target (H100/H200 SXM), for occupancy estimates."""
 
 
 ROW_ACCUMULATORS = LAST_DIM_ACCUMULATORS
@@ -173,7 +170,7 @@ class Plan:
     grid: tuple[int, int, int]
     threads: int
     loops: int
-    arch: str
+    target: Target
     tiles: dict[int, Tile] = field(default_factory=lambda: {})
     virtual: set[int] = field(default_factory=lambda: set())
     matmuls: dict[int, MatmulPlan] = field(default_factory=lambda: {})
@@ -249,7 +246,7 @@ def _uses(graph: Graph) -> dict[int, list[tuple[int, Op]]]:
     return uses
 
 
-def _broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+def broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return shapes.broadcast(a[:-2], b[:-2]) if len(a) > 2 else ()
 
 
@@ -293,15 +290,17 @@ class Planner:
         grid: Sequence[int],
         block: Sequence[int],
         loops: int,
-        arch: str = "sm_90a",
+        target: Target = SM_90A,
         stages: int | None = None,
+        bulk_copy: bool = False,
     ):
         threads = math.prod(block)
-        self.plan = Plan(graph, (grid[0], grid[1], grid[2]), threads, loops, arch)
+        self.plan = Plan(graph, (grid[0], grid[1], grid[2]), threads, loops, target)
         self.plan.next_value = graph.num_values
         self.uses = _uses(graph)
         self.producer = self.plan.producer()
         self.forced_stages = stages
+        self.bulk_copy = bulk_copy
         self.ldmatrix_values: set[int] = set()
         self.results = [results for _, results in graph.result_ids()]
         self.chains: dict[int, list[int]] = {}
@@ -369,7 +368,7 @@ class Planner:
                 and ta.dtype in ("f16", "bf16")
                 and k % 16 == 0
                 and p.threads % 32 == 0
-                and p.arch >= "sm_80"
+                and MMA_SYNC in p.target.tensor_cores
             )
             mm = MatmulPlan(
                 op=i,
@@ -378,7 +377,7 @@ class Planner:
                 result=result,
                 tensor_core=tc,
                 ab_type=ta.dtype,
-                batch=_broadcast_batch(ta.shape, tb.shape),
+                batch=broadcast_batch(ta.shape, tb.shape),
                 m=ta.shape[-2],
                 n=tb.shape[-1],
                 k=k,
@@ -533,15 +532,15 @@ class Planner:
             ty = g.type_of(v)
             dtype = ty.dtype
             planes = 1
-            finalize: tuple[str, float] = ("", 1.0)
+            finalize: tuple[str, float, float] = ("", 1.0, 0.0)
             if op.kind in ACCUMULATOR_KINDS:
                 dtype = "f32"
                 src_shape = g.type_of(op.operands[0]).shape
                 n = (src_shape[-1] if src_shape else 1) * p.loops
                 if op.kind in LOOP_MEAN_LAST:
-                    finalize = ("scale", 1.0 / n)
+                    finalize = ("scale", 1.0 / n, op.eps)
                 elif op.kind in LOOP_RMS_LAST:
-                    finalize = ("rms", 1.0 / n)
+                    finalize = ("rms", 1.0 / n, op.eps)
             for mm in p.matmuls.values():
                 if mm.target == v and mm.parts[3] > 1:
                     planes = mm.parts[3]
@@ -549,15 +548,22 @@ class Planner:
             p.tiles[v] = self._tile(ty.shape, dtype, v, planes, finalize)
         for twin, src in p.converts.items():
             ty = g.type_of(src)
-            p.tiles[twin] = self._tile(ty.shape, ty.dtype, twin, 1, ("", 1.0))
+            p.tiles[twin] = self._tile(ty.shape, ty.dtype, twin, 1, ("", 1.0, 0.0))
         for i, op in enumerate(g.ops):
             if op.kind in LOOP_RESCALE:
                 m = p.new_value()
                 p.rescale_max[self._result(i)] = m
-                p.tiles[m] = self._tile(g.type_of(op.operands[1]).shape, "f32", m, 1, ("", 1.0))
+                p.tiles[m] = self._tile(
+                    g.type_of(op.operands[1]).shape, "f32", m, 1, ("", 1.0, 0.0)
+                )
 
     def _tile(
-        self, shape: tuple[int, ...], dtype: str, v: int, planes: int, finalize: tuple[str, float]
+        self,
+        shape: tuple[int, ...],
+        dtype: str,
+        v: int,
+        planes: int,
+        finalize: tuple[str, float, float],
     ) -> Tile:
         inner = shape[-1] if shape else 1
         pitch = row_pitch(inner, dtype, ldmatrix=v in self.ldmatrix_values)
@@ -660,16 +666,15 @@ class Planner:
             )
 
     def _bulk_copies(self) -> bool:
-        """On sm_90, with MIRAGE_BULK_COPY=1, pipelined tiles whose rows are whole 16-byte
-        runs in both memories are copied row by row by the TMA unit (cp.async.bulk,
-        completion on an mbarrier per stage): one instruction per row instead of one per 16
-        bytes. Measured on one NVIDIA H200 it is correct but 2-5x slower than cp.async for
-        the benchmark tiles (rows of 128 bytes; benchmarks/RESULTS.md, run 8), so it is off
-        by default; tiles of whole tensor-map boxes are what TMA is fast at."""
+        """Where asked (`bulk_copy`) and the target has bulk copies (sm_90), pipelined tiles
+        whose rows are whole 16-byte runs in both memories are copied row by row by the TMA
+        unit (cp.async.bulk, completion on an mbarrier per stage): one instruction per row
+        instead of one per 16 bytes. Measured on one NVIDIA H200 it is correct but 2-5x
+        slower than cp.async for the benchmark tiles (rows of 128 bytes;
+        benchmarks/RESULTS.md, run 8), so no target asks for it by default; tiles of whole
+        tensor-map boxes are what TMA is fast at."""
         p = self.plan
-        if p.arch not in ("sm_90", "sm_90a") or not p.streamed or p.loops < 2:
-            return False
-        if os.environ.get("MIRAGE_BULK_COPY", "0") != "1":
+        if not self.bulk_copy or not p.target.bulk_copies or not p.streamed or p.loops < 2:
             return False
         for v in p.streamed:
             t = p.tiles[v]
@@ -732,7 +737,7 @@ class Planner:
 
     def _allocate(self) -> None:
         p = self.plan
-        limit = SHARED_MEMORY_BYTES.get(p.arch, SHARED_MEMORY_BYTES["sm_80"])
+        limit = p.target.shared_memory_per_block
         per_iteration = sum(p.tiles[v].copy_bytes for v in p.streamed)
         if self.forced_stages is not None:
             candidates = [max(1, min(self.forced_stages, p.loops))]
@@ -745,7 +750,8 @@ class Planner:
         # blocks that must share an SM for the grid to run in one wave: each gets its part
         # of the shared memory, so deep pipelines do not cost occupancy
         blocks = p.grid[0] * p.grid[1] * p.grid[2]
-        wanted = max(1, min(4, math.ceil(blocks / SM_COUNT)))
+        # (the multiprocessors of the H200 the estimate was tuned on, for every target)
+        wanted = max(1, min(4, math.ceil(blocks / SM_90.sms)))
         # tensor-core work per byte loaded: past COMPUTE_BOUND, latency hiding (more
         # blocks per SM) beats a deeper pipeline
         flops = sum(
@@ -778,7 +784,7 @@ class Planner:
                 return
             last_error = (
                 f"block graph needs {size} bytes of shared memory with {stages} pipeline "
-                f"stage(s), more than the {limit} bytes of {p.arch}"
+                f"stage(s), more than the {limit} bytes of {p.target.name}"
             )
         raise PlanError(last_error)
 
@@ -918,10 +924,11 @@ def plan_graph_op(
     grid: Sequence[int],
     block: Sequence[int],
     loops: int,
-    arch: str = "sm_90a",
+    target: Target = SM_90A,
     stages: int | None = None,
+    bulk_copy: bool = False,
 ) -> Plan:
-    return Planner(body, grid, block, loops, arch, stages).run()
+    return Planner(body, grid, block, loops, target, stages, bulk_copy).run()
 
 
 __all__ = [
@@ -929,6 +936,7 @@ __all__ = [
     "Plan",
     "PlanError",
     "Task",
+    "broadcast_batch",
     "group_layout",
     "plan_graph_op",
     "wide_group",

@@ -10,7 +10,8 @@ arguments, or one value twice, gets a copy kernel for it (each output is its own
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -30,7 +31,7 @@ from mirage.dialects.opkinds import (
     SUM_REDUCTIONS,
 )
 from mirage.dialects.shapes import REPLICATE, saved_shape, tile_shape
-from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
+from mirage.dialects.ugraph.graph import AttrValue, Graph, Op, TensorType, make_op
 
 TILE_ELEMENTS = 4096
 THREADS = 128
@@ -86,15 +87,8 @@ class _Body:
         self.ops: list[Op] = []
         self.types = list(args)
 
-    def add(
-        self,
-        kind: str,
-        operands: list[int],
-        result: TensorType,
-        body: Graph | None = None,
-        **attrs: object,
-    ) -> int:
-        self.ops.append(make_op(kind, operands, [result], body, **attrs))  # type: ignore[arg-type]
+    def add(self, kind: str, operands: list[int], result: TensorType, **attrs: AttrValue) -> int:
+        self.ops.append(make_op(kind, operands, [result], None, **attrs))
         self.types.append(result)
         return len(self.types) - 1
 
@@ -117,7 +111,7 @@ def _graph_op(
     result: TensorType,
     grid: tuple[int, int, int],
     loops: int,
-    build: callable,  # type: ignore[valid-type]
+    build: Callable[[_Body], Graph],
 ) -> Op:
     body = _Body(arg_types)
     graph = build(body)
@@ -273,10 +267,11 @@ def wrap_graph(g: Graph) -> Graph:
     for op, results in g.result_ids():
         operands = tuple(renumber[o] for o in op.operands)
         if op.kind in UNWRAPPED:
-            new = Op(op.kind, operands, op.results, op.attrs, op.body)
+            new = replace(op, operands=operands)
         else:
+            # the op's annotations (a hand-set mirage.stages) go to the graph that runs it
             new = wrap_op(op, [types[o] for o in operands])
-            new = Op(new.kind, operands, new.results, new.attrs, new.body)
+            new = replace(new, operands=operands, annotations=op.annotations)
         ops.append(new)
         for r in results:
             renumber[r] = len(types)

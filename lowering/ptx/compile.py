@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects import arith, func, gpu
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 
 from mirage.dialects.ugraph.convert import type_from_ir
 from mirage.lowering.ptx.emit import check_arch, lowered, ptx_from_llvm_ir
+from mirage.lowering.ptx.llvm_ir import to_llvmlite
 from mirage.lowering.runtime.program import BufferSpec, CompiledProgram, KernelLaunch
+from mirage.lowering.runtime.ptxas import assemble_ptx
 
 
 class CompileError(ValueError):
@@ -36,9 +40,10 @@ def launches_of(
     ):
         raise CompileError(f"@{host.sym_name.data} is not a lowered function (no mirage.buffers)")
     buffers: list[BufferSpec] = []
-    for t in types.data:
-        assert isinstance(t, TensorType)
+    entries = cast(ArrayAttr[Attribute], types)
+    for t in entries.data:
         m = type_from_ir(t)
+        assert isinstance(t, TensorType)
         buffers.append(BufferSpec(m.shape, m.dtype))
     args = list(host.body.block.args)
     launches: list[KernelLaunch] = []
@@ -56,24 +61,42 @@ def launches_of(
 
 
 def compile_function(
-    function: func.FuncOp, arch: str = "sm_90a", assemble: bool = False
+    function: func.FuncOp,
+    arch: str = "sm_90a",
+    assemble: bool = False,
+    bulk_copy: bool | None = None,
 ) -> CompiledProgram:
     """Lower `function` (kernel-dialect ops) and build PTX for `arch`; with `assemble`, the
-    cubin too (ptxas or nvJitLink must be installed)."""
-    from mirage.lowering.ptx.llvm_ir import to_llvmlite
-
+    cubin too (ptxas or nvJitLink must be installed). `bulk_copy`: as `plan-ugraph`'s."""
     check_arch(arch)
     module = ModuleOp([function.clone()])
-    low = lowered(module, arch)
-    hosts = [op for op in low.ops if isinstance(op, func.FuncOp)]
+    low = lowered(module, arch, bulk_copy)
+    return _build(low, function, arch, assemble)
+
+
+def compile_lowered(
+    module: ModuleOp, host: func.FuncOp, arch: str = "sm_90a", assemble: bool = False
+) -> CompiledProgram:
+    """Build `host`, a function that `lower-to-llvm` already lowered in `module` (its
+    kernels are in the module's gpu.module)."""
+    check_arch(arch)
+    return _build(lowered(module, arch), host, arch, assemble, host.sym_name.data)
+
+
+def _build(
+    low: ModuleOp, function: func.FuncOp, arch: str, assemble: bool, name: str | None = None
+) -> CompiledProgram:
+    hosts = [
+        op
+        for op in low.ops
+        if isinstance(op, func.FuncOp) and (name is None or op.sym_name.data == name)
+    ]
     if len(hosts) != 1:
         raise CompileError(f"@{function.sym_name.data}: expected one lowered function")
     buffers, n_in, n_out, launches = launches_of(hosts[0])
     text = ptx_from_llvm_ir(str(to_llvmlite(low)), arch)
     cubin = None
     if assemble:
-        from mirage.lowering.ptx.assemble import assemble_ptx
-
         cubin = assemble_ptx(text, arch)
     return CompiledProgram(text, arch, buffers, n_in, n_out, launches, cubin)
 

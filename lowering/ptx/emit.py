@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from typing import Any
 
+from xdsl.context import Context
+from xdsl.dialects import gpu, llvm
 from xdsl.dialects.builtin import ModuleOp
 
-SUPPORTED_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a")
+from mirage.dialects.hardware import ArchError, target_for
+from mirage.lowering.optimize.annotate import LoweringError, PlanUgraph
+from mirage.lowering.optimize.wrap import wrap_function
+from mirage.lowering.ptx.llvm_ir import to_llvmlite
+from mirage.lowering.to_llvm.convert_kernel import convert_module, kernel_functions
+from mirage.lowering.to_llvm.convert_nvvm import lower_nvvm
+
 PTX_FEATURES = "+ptx80"
 """PTX ISA 8.0: read by CUDA 12.0 and newer drivers, enough for sm_90a."""
 
@@ -18,48 +25,64 @@ class TargetError(ValueError):
 
 
 def check_arch(arch: str) -> str:
-    if arch not in SUPPORTED_ARCHS:
-        raise TargetError(
-            f"unsupported GPU architecture '{arch}' (use one of {', '.join(SUPPORTED_ARCHS)})"
-        )
-    return arch
+    """`arch` if the compiler builds for it (its `Target` is known), else a TargetError."""
+    try:
+        return target_for(arch).name
+    except ArchError as e:
+        raise TargetError(str(e)) from None
 
 
-def lowered(module: ModuleOp, arch: str) -> ModuleOp:
-    """A copy of `module` with its kernel functions lowered and no nvvm ops left."""
-    from mirage.lowering.to_llvm.convert_kernel import convert_module
-    from mirage.lowering.to_llvm.convert_nvvm import lower_nvvm
-
+def lowered(module: ModuleOp, arch: str, bulk_copy: bool | None = None) -> ModuleOp:
+    """A copy of `module` with its kernel functions lowered (as by `lower-to-llvm`:
+    wrapped, planned, converted) and no nvvm ops left."""
     copy = module.clone()
-    convert_module(copy, arch)
+    for f in kernel_functions(copy):
+        try:
+            wrap_function(f)
+        except ValueError as e:
+            raise LoweringError(f"@{f.sym_name.data}: {e}") from None
+    PlanUgraph(arch, bulk_copy).apply(Context(), copy)
+    convert_module(copy, arch, bulk_copy)
     lower_nvvm(copy)
+    kernels = (gpu.ModuleOp, llvm.FuncOp, llvm.GlobalOp)
+    if not any(isinstance(op, gpu.ModuleOp) for op in copy.ops) and not all(
+        isinstance(op, kernels) for op in copy.ops
+    ):
+        raise TargetError(
+            "the module has no kernel-dialect function to lower (linalg input: run "
+            "-p convert-linalg-to-kernel first)"
+        )
     return copy
 
 
-def llvm_ir(module: ModuleOp, arch: str = "sm_90a") -> str:
+def llvm_ir(module: ModuleOp, arch: str = "sm_90a", bulk_copy: bool | None = None) -> str:
     """The kernels as LLVM IR text (before optimization)."""
-    from mirage.lowering.ptx.llvm_ir import to_llvmlite
+    return str(to_llvmlite(lowered(module, check_arch(arch), bulk_copy)))
 
-    return str(to_llvmlite(lowered(module, check_arch(arch))))
+
+def _llvm() -> Any:
+    """llvmlite's binding to LLVM, loaded when PTX is first asked for (it has no stubs)."""
+    import llvmlite.binding as llvm  # pyright: ignore[reportMissingTypeStubs]
+
+    return llvm
 
 
 @cache
-def _target_machine(arch: str) -> Any:
-    import llvmlite.binding as llvm
-
+def _target_machine(arch: str, short_ptr: bool) -> Any:
+    llvm = _llvm()
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
-    # 32-bit shared-memory pointers, as CUDA uses: no 64-bit address arithmetic for tiles
-    if os.environ.get("MIRAGE_NVPTX_SHORT_PTR", "1") != "0":
-        llvm.set_option("", "--nvptx-short-ptr")
+    # read when the target machine is made, so each (arch, short_ptr) gets its own
+    llvm.set_option("", f"--nvptx-short-ptr={'true' if short_ptr else 'false'}")
     target = llvm.Target.from_triple("nvptx64-nvidia-cuda")
     return target.create_target_machine(cpu=arch, features=PTX_FEATURES, opt=3)
 
 
-def ptx_from_llvm_ir(text: str, arch: str) -> str:
-    import llvmlite.binding as llvm
-
-    tm = _target_machine(check_arch(arch))
+def ptx_from_llvm_ir(text: str, arch: str, short_ptr: bool = True) -> str:
+    """PTX for LLVM IR `text`. `short_ptr`: 32-bit shared-memory pointers, as CUDA uses (no
+    64-bit address arithmetic for tiles)."""
+    llvm = _llvm()
+    tm = _target_machine(check_arch(arch), short_ptr)
     mod = llvm.parse_assembly(text)
     mod.data_layout = str(tm.target_data)
     mod.verify()
@@ -69,9 +92,9 @@ def ptx_from_llvm_ir(text: str, arch: str) -> str:
     return tm.emit_assembly(mod)
 
 
-def ptx(module: ModuleOp, arch: str = "sm_90a") -> str:
+def ptx(
+    module: ModuleOp, arch: str = "sm_90a", bulk_copy: bool | None = None, short_ptr: bool = True
+) -> str:
     """PTX text for every kernel of `module` (kernel-dialect functions are lowered first)."""
-    from mirage.lowering.ptx.llvm_ir import to_llvmlite
-
-    mod = lowered(module, check_arch(arch))
-    return ptx_from_llvm_ir(str(to_llvmlite(mod)), arch)
+    mod = lowered(module, check_arch(arch), bulk_copy)
+    return ptx_from_llvm_ir(str(to_llvmlite(mod)), arch, short_ptr)

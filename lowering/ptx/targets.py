@@ -1,8 +1,10 @@
 """mirage-opt targets: `-t llvm`, `-t ptx{arch=sm_90a}`, `-t cubin{arch=sm_90a}`.
 
 Each takes a module lowered by `lower-to-llvm`, or a module of kernel-dialect functions
-(lowered on the way). `-t cubin` writes the built program's descriptor (JSON, as
-`CompiledProgram.to_json` writes it) with the cubin embedded, ready for the runtime.
+(lowered on the way, with `bulk-copy` as `plan-ugraph`'s). `arch` names a `Target`
+(`mirage.dialects.hardware`); any other is one error. `-t cubin` writes the built program's
+descriptor (JSON, as `CompiledProgram.to_json` writes it) with the cubin embedded, ready
+for the runtime.
 """
 
 from __future__ import annotations
@@ -12,29 +14,33 @@ from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
 from xdsl.utils.target import Target
+
+from mirage.lowering.ptx.compile import CompileError, compile_function, compile_lowered
+from mirage.lowering.ptx.emit import check_arch, llvm_ir, ptx
 
 
 @dataclass(frozen=True)
 class LLVMIRTarget(Target):
     name = "llvm"
     arch: str = "sm_90a"
+    bulk_copy: bool | None = None
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from mirage.lowering.ptx.emit import llvm_ir
-
-        output.write(llvm_ir(module, self.arch))
+        output.write(llvm_ir(module, check_arch(self.arch), self.bulk_copy))
 
 
 @dataclass(frozen=True)
 class PTXTarget(Target):
     name = "ptx"
     arch: str = "sm_90a"
+    bulk_copy: bool | None = None
+    short_ptr: bool = True
+    """32-bit shared-memory pointers (LLVM's --nvptx-short-ptr), as CUDA's own code uses."""
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from mirage.lowering.ptx.emit import ptx
-
-        output.write(ptx(module, self.arch))
+        output.write(ptx(module, check_arch(self.arch), self.bulk_copy, self.short_ptr))
 
 
 @dataclass(frozen=True)
@@ -43,12 +49,10 @@ class CubinTarget(Target):
     arch: str = "sm_90a"
     function: str = ""
     """Which function to build (default: the only one)."""
+    bulk_copy: bool | None = None
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        from xdsl.dialects.func import FuncOp
-
-        from mirage.lowering.ptx.compile import CompileError, compile_function
-
+        check_arch(self.arch)
         funcs = [op for op in module.ops if isinstance(op, FuncOp) and not op.is_declaration]
         chosen = [f for f in funcs if not self.function or f.sym_name.data == self.function]
         if len(chosen) != 1:
@@ -57,4 +61,10 @@ class CubinTarget(Target):
                 "-t cubin builds one function; name it with cubin{function=NAME} "
                 f"(functions: {names})"
             )
-        output.write(compile_function(chosen[0], self.arch, assemble=True).to_json())
+        if "mirage.buffers" in chosen[0].attributes:  # lowered already (-p lower-to-llvm)
+            program = compile_lowered(module, chosen[0], self.arch, assemble=True)
+        else:
+            program = compile_function(
+                chosen[0], self.arch, assemble=True, bulk_copy=self.bulk_copy
+            )
+        output.write(program.to_json())

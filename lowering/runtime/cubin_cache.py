@@ -16,6 +16,7 @@ The cache directory is $MIRAGE_CACHE_DIR, else $XDG_CACHE_HOME/mirage/modules, e
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import subprocess
 import tempfile
@@ -23,8 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from mirage.lowering.runtime.errors import AssembleError
+from mirage.lowering.runtime.ptxas import find_ptxas, run_ptxas
 
 
 def _first_error_line(log: str) -> str:
@@ -45,9 +48,13 @@ class Assembler:
     """(ptx, arch) -> cubin; raises AssembleError with the assembler's first error."""
 
 
-def _nvjitlink_assemble(ptx: str, arch: str) -> bytes:
-    from cuda.bindings import nvjitlink  # pyright: ignore[reportMissingTypeStubs]
+def _nvjitlink() -> Any:
+    """cuda-python's nvJitLink binding (no stubs), imported on first use: it may be absent."""
+    return importlib.import_module("cuda.bindings.nvjitlink")
 
+
+def _nvjitlink_assemble(ptx: str, arch: str) -> bytes:
+    nvjitlink = _nvjitlink()
     options = [f"-arch={arch}", "-O3"]
     handle = nvjitlink.create(len(options), options)
     try:
@@ -85,8 +92,6 @@ def _ptxas_assembler(path: str) -> Assembler | None:
     )
 
     def run(ptx: str, arch: str) -> bytes:
-        from mirage.lowering.ptx.assemble import run_ptxas
-
         return run_ptxas(ptx, arch)[0]
 
     return Assembler(f"ptxas {version}", run)
@@ -97,16 +102,10 @@ def find_assembler() -> Assembler | None:
     """nvJitLink if its library loads, else ptxas if one is found, else None."""
     if os.environ.get("MIRAGE_ASSEMBLER", "") != "ptxas":
         try:
-            from cuda.bindings import nvjitlink  # pyright: ignore[reportMissingTypeStubs]
-
-            major, minor = nvjitlink.version()
+            major, minor = _nvjitlink().version()
             return Assembler(f"nvJitLink {major}.{minor}", _nvjitlink_assemble)
         except Exception:  # no cuda-python, or libnvJitLink not found
             pass
-    from mirage.lowering.ptx.assemble import (
-        find_ptxas,
-    )  # stdlib only; imported late: it imports our errors
-
     path = find_ptxas()
     return _ptxas_assembler(path) if path else None
 

@@ -6,7 +6,7 @@ they are rounded to each buffer's element type on the way in and widened on the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,15 +84,3 @@ def compare(outputs: Arrays, reference: Arrays, dtypes: Sequence[str]) -> list[t
         err = float(np.linalg.norm(got - want)) / scale
         result.append((err, err < TOLERANCE[dtype]))
     return result
-
-
-def lowering_entry_point() -> Callable[[Any, str], CompiledProgram]:
-    """`mirage.lowering.compile_function(func_op, arch) -> CompiledProgram`."""
-    import mirage.lowering as lowering
-
-    fn = getattr(lowering, "compile_function", None)
-    if fn is None:
-        raise NotImplementedError(
-            "this build has no lowering to PTX (mirage.lowering.compile_function is missing)"
-        )
-    return fn  # pyright: ignore[reportUnknownVariableType]

@@ -1,4 +1,4 @@
-"""Timing kernels the way DESIGN §8 measured the baselines.
+"""Timing kernels by the method of docs/MEASURING.md.
 
 Median over many samples, timed with CUDA events after a warm-up; inputs rotated over enough
 copies that one call's inputs have left L2 before the same copy comes round again; optionally
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class TimingMethod:
-    """How to time: the DESIGN §8 method by default."""
+    """How to time: the method of docs/MEASURING.md by default."""
 
     warmup: int = 10
     """Untimed samples first (module load, JIT and clocks settle)."""
@@ -210,6 +210,7 @@ def time_program(
 
 def measure_copy_bandwidth(nbytes: int = 1 << 30, samples: int = 10) -> float:
     """Device-to-device copy bandwidth in bytes/s, counting bytes read plus bytes written."""
+    driver.get_device()  # the first call of a process may come before any context is current
     src, dst = driver.DeviceBuffer(nbytes), driver.DeviceBuffer(nbytes)
     stream = driver.Stream()
     driver.memset(src.ptr, 0x3C00, 2, nbytes, stream.handle)  # ones, not zeros

@@ -5,7 +5,9 @@
 A lowered function takes one `!llvm.ptr<1>` per buffer: its inputs, then its outputs,
 then the intermediates between its kernels; `mirage.buffers` lists their tensor types,
 `mirage.num_inputs` and `mirage.num_outputs` how many are which. Plain kernel ops are
-wrapped into one-op graphs first (`wrap-kernel-ops`).
+wrapped into one-op graphs first (`wrap-kernel-ops`). A graph is built as its `mirage.plan`
+says (`plan-ugraph`); one that carries none is planned here, once. Options: `arch`, and
+`bulk-copy` for the graphs planned here (as `plan-ugraph`'s).
 """
 
 from __future__ import annotations
@@ -26,13 +28,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import DiagnosticException
 
+from mirage.dialects.hardware import target_for
 from mirage.dialects.opkinds import CONSTANTS, LAUNCHES, PERMUTES, RESHAPES
 from mirage.dialects.ugraph.convert import type_to_ir
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
-from mirage.lowering.optimize.plan import PlanError, plan_graph_op
+from mirage.lowering.optimize.annotate import LoweringError, plan_for
+from mirage.lowering.optimize.plan import PlanError
 from mirage.lowering.optimize.wrap import wrap_graph
 from mirage.lowering.to_llvm.graph_kernel import SMEM_SYMBOL, KernelEmitter, smem_global
 from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR
@@ -41,35 +44,20 @@ from mirage.lowering.to_llvm.simple_kernels import THREADS, fill_kernel, grid_fo
 KERNEL_MODULE = "mirage_kernels"
 
 
-class LoweringError(DiagnosticException):
-    """A function cannot be lowered; the message names the function and the reason."""
-
-
-def _graph_ops(f: func.FuncOp) -> list[Operation]:
-    return [op for op in f.body.block.ops if op.name == "kernel.graph"]
-
-
-def _stages_override(op: Operation) -> int | None:
-    attr = op.attributes.get("mirage.stages")
-    return attr.value.data if isinstance(attr, IntegerAttr) else None
-
-
 @dataclass
 class _Lowered:
     host: func.FuncOp
     kernels: list[Operation] = field(default_factory=lambda: [])
 
 
-def lower_function(f: func.FuncOp, arch: str) -> _Lowered:
+def lower_function(f: func.FuncOp, arch: str, bulk_copy: bool | None = None) -> _Lowered:
     name = f.sym_name.data
-    stages = [_stages_override(op) for op in _graph_ops(f)]
+    target = target_for(arch)
     try:
+        # the model keeps each op's attributes: its plan and overrides go where it goes
         g: Graph = wrap_graph(graph_from_func(f))
     except ValueError as e:
         raise LoweringError(f"@{name}: {e}") from None
-    graph_ops = [op for op in g.ops]
-    if len(stages) != sum(1 for op in graph_ops if op.kind in LAUNCHES):
-        stages = [None] * len(graph_ops)
     # buffers: inputs, outputs, then every other kernel result
     buffer_of: dict[int, int] = {i: i for i in range(len(g.args))}
     buffers = list(g.args)
@@ -117,16 +105,13 @@ def lower_function(f: func.FuncOp, arch: str) -> _Lowered:
         assert op.kind in LAUNCHES and op.body is not None
         grid = op.ints_attr("grid")
         block = op.ints_attr("block")
-        loops = op.int_attr("forloop_range")
         try:
-            plan = plan_graph_op(
-                op.body, grid, block, loops, arch, stages[index] if index < len(stages) else None
-            )
+            plan = plan_for(op, target, bulk_copy)
         except PlanError as e:
             raise LoweringError(f"@{name}, kernel {index}: {e}") from None
         kernel = KernelEmitter(plan, kernel_name, block, op.results).emit()
         lowered.kernels.append(kernel)
-        args = [entry.args[buffer_of[o]] for o in op.operands]
+        args: list[SSAValue] = [entry.args[buffer_of[o]] for o in op.operands]
         args += [entry.args[buffer_of[r]] for r in results]
         _launch(entry, kernel_name, grid, block, plan.smem_bytes, args)
     entry.add_op(func.ReturnOp())
@@ -170,17 +155,22 @@ def _uses_kernel_ops(f: func.FuncOp) -> bool:
     return any(op.dialect_name() == "kernel" for op in f.body.block.ops)
 
 
-def convert_module(module: ModuleOp, arch: str = "sm_90a") -> None:
-    funcs = [
+def kernel_functions(module: ModuleOp) -> list[func.FuncOp]:
+    """The functions of `module` that launch kernel-dialect ops."""
+    return [
         op
         for op in module.ops
         if isinstance(op, func.FuncOp) and not op.is_declaration and _uses_kernel_ops(op)
     ]
+
+
+def convert_module(module: ModuleOp, arch: str = "sm_90a", bulk_copy: bool | None = None) -> None:
+    funcs = kernel_functions(module)
     if not funcs:
         return
     kernels = _kernel_module(module)
     for f in funcs:
-        lowered = lower_function(f, arch)
+        lowered = lower_function(f, arch, bulk_copy)
         for k in lowered.kernels:
             kernels.body.block.add_op(k)
         module.body.block.insert_op_before(lowered.host, f)
@@ -195,9 +185,10 @@ class ConvertKernelToGpu(ModulePass):
 
     name = "convert-kernel-to-gpu"
     arch: str = "sm_90a"
+    bulk_copy: bool | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        convert_module(op, self.arch)
+        convert_module(op, self.arch, self.bulk_copy)
 
 
 __all__ = ["KERNEL_MODULE", "SMEM_SYMBOL", "ConvertKernelToGpu", "LoweringError", "convert_module"]

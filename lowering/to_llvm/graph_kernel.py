@@ -388,12 +388,17 @@ class KernelEmitter:
             total = (
                 values if not total else [b.fadd(x, y) for x, y in zip(total, values, strict=True)]
             )
-        kind, c = t.finalize
-        if kind == "scale":
-            total = [b.fmul(x, b.f32(c)) for x in total]
-        elif kind == "rms":
-            total = [b.sqrt(b.fmul(x, b.f32(c))) for x in total]
-        return total
+        return [self._finalize(t, x) for x in total]
+
+    def _finalize(self, t: Tile, x: SSAValue) -> SSAValue:
+        """An accumulator's stored sum as its value: a mean (plus eps), or the root of one."""
+        b = self.b
+        kind, c, eps = t.finalize
+        if kind in ("scale", "rms"):
+            x = b.fmul(x, b.f32(c))
+            if eps:
+                x = b.fadd(x, b.f32(eps))
+        return b.sqrt(x) if kind == "rms" else x
 
     def hint_align(self, t: Tile, hint: tuple[int, int] | None) -> int | None:
         """Alignment of an element whose last coordinate is m q + r (hint (m, r))."""
@@ -416,12 +421,7 @@ class KernelEmitter:
         x = self.load_tile(v, coords, 0, align)
         for plane in range(1, t.planes):
             x = b.fadd(x, self.load_tile(v, coords, plane, align))
-        kind, c = t.finalize
-        if kind == "scale":
-            x = b.fmul(x, b.f32(c))
-        elif kind == "rms":
-            x = b.sqrt(b.fmul(x, b.f32(c)))
-        return x
+        return self._finalize(t, x)
 
     # --- reading values: tiles, or fused producers computed in place -------------------
 
@@ -923,15 +923,24 @@ class KernelEmitter:
         outputs = math.prod(shape[:-1])
         group = self._wide(outputs, n) or self._groups(outputs, n)[0]
 
+        affine = op.operands[1:]  # gain, then bias
+        eps = op.eps
+
         def finish(coords: list[Int], total: SSAValue) -> None:
-            scale = b.rsqrt(b.fmul(total, b.f32(1.0 / n)))
+            mean = b.fmul(total, b.f32(1.0 / n))
+            scale = b.rsqrt(b.fadd(mean, b.f32(eps)) if eps else mean)
             lane = b.urem(self.tid, group)
             with b.loop(math.ceil(n / group)) as j:
                 r = b.add(lane, b.mul(j, group))
 
                 def element() -> None:
                     c = [*coords[:-1], r]
-                    self.store_tile(out, c, b.fmul(self.reader().read(src, c), scale))
+                    rd = self.reader()
+                    y = b.fmul(rd.read(src, c), scale)
+                    for k, v in enumerate(affine):
+                        w = rd.read(v, _broadcast(c, self.graph.type_of(v).shape))
+                        y = b.fmul(y, w) if k == 0 else b.fadd(y, w)
+                    self.store_tile(out, c, y)
 
                 if n % group:
                     with b.if_(b.icmp("ult", r, n)):

@@ -20,7 +20,7 @@ from mirage.dialects.ugraph.graph import Graph, Op
 V = TypeVar("V")
 
 ValueKey = Hashable
-"""("arg", i) for an input, (op key, result index) for an op result: equal keys, equal
+"""("arg", i) for an input, (op number, result index) for an op result: equal keys, equal
 values (on the same inputs)."""
 
 
@@ -34,6 +34,10 @@ class ResultCache(Generic[V]):
         self.hits = 0
         self.misses = 0
         self._entries: OrderedDict[Hashable, tuple[tuple[V, ...], int]] = OrderedDict()
+        self.ids: dict[Hashable, int] = {}
+        """Op keys by number: a value's key names its op by number, not by the nested keys
+        of everything before it, so keys stay flat and hash in constant time however long
+        the program."""
 
     def get(self, key: Hashable) -> tuple[V, ...] | None:
         entry = self._entries.get(key)
@@ -73,10 +77,11 @@ def run_incremental(
     """The outputs of a kernel-level `graph`, reusing cached op results under `namespace`
     (which names the inputs and the domain). `force` turns what the domain returns into
     final values (a wrapping domain may return pending ones)."""
+    ids: dict[Hashable, int] = cache.ids if cache is not None else {}
     keys: list[ValueKey] = [("arg", i) for i in range(len(graph.args))]
     values: list[V] = list(inputs)
     for op in graph.ops:
-        key = op_key(op, [keys[i] for i in op.operands])
+        key = ids.setdefault(op_key(op, [keys[i] for i in op.operands]), len(ids))
         results = cache.get((namespace, key)) if cache is not None else None
         if results is None:
             results = _run_op(graph, op, [values[i] for i in op.operands], domain, force)

@@ -109,8 +109,15 @@ def _exp(arg: Deg, w: _Walk, what: str) -> Deg:
     return Deg(0, 0, arg.exps + 1, arg.roots)
 
 
-def _rms(x: Deg, w: _Walk) -> Deg:
-    return _mul(x, _inv(_sqrt(_mul(x, x), w)))
+_CONSTANT = Deg(0, 0)
+
+
+def _plus_eps(mean: Deg, eps: float) -> Deg:
+    return _add(mean, _CONSTANT) if eps else mean
+
+
+def _rms(x: Deg, w: _Walk, eps: float = 0.0) -> Deg:
+    return _mul(x, _inv(_sqrt(_plus_eps(_mul(x, x), eps), w)))
 
 
 Rule = Callable[[Op, Sequence[Deg], _Walk], list[Deg]]
@@ -194,11 +201,20 @@ def _constant(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
 
 
 def _rms_norm(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
-    return [_rms(args[0], w)]
+    out = _rms(args[0], w, op.eps)
+    if len(args) > 1:
+        out = _mul(out, args[1])
+    if len(args) > 2:
+        out = _add(out, args[2])
+    return [out]
+
+
+def _accum_mean(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
+    return [_plus_eps(args[0], op.eps)]
 
 
 def _accum_rms(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
-    return [_sqrt(_mul(args[0], args[0]), w)]
+    return [_sqrt(_plus_eps(_mul(args[0], args[0]), op.eps), w)]
 
 
 def _accum_rescale(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
@@ -214,6 +230,8 @@ def _body(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
 
 def _accumulate(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
     loop = OP_KINDS[op.kind].loop
+    if loop is Loop.MEAN_LAST:
+        return _accum_mean(op, args, w)
     if loop is Loop.RMS_LAST:
         return _accum_rms(op, args, w)
     if loop is Loop.RESCALE:
@@ -307,5 +325,8 @@ def error_bound(reference: ProgramFacts, candidate: ProgramFacts) -> ErrorBound:
     d = max(d, reference.exponent_degree, candidate.exponent_degree, 1)
     d <<= reference.roots + candidate.roots
     k = reference.exps + candidate.exps
-    eps = d / P if k == 0 else 8 * d * k**4 / Q + Q ** (-1.0 / (k * k))
+    try:
+        eps = d / P if k == 0 else 8 * d * k**4 / Q + Q ** (-1.0 / (k * k))
+    except OverflowError:  # a degree beyond any float: no number of tests bounds the error
+        eps = 1.0
     return ErrorBound(d, k, min(1.0, eps))

@@ -12,7 +12,12 @@ Inputs: in even draws every other slice along the first axis is `offset + N(0, 1
 others `N(0, 1)`; odd draws are `N(0, 1)` throughout. The offset exposes cancellation (the
 mean of squares minus the square of the mean loses about offset^2 ulps) and exponentials
 that overflow float32 but not float64 (softmax without the max subtracted); signed values
-expose square roots of negative values. Small programs get several draws. The candidate's
+expose square roots of negative values. Where the program keeps tensors in f16 or bf16, the
+candidate also runs with every stored tensor rounded to its dtype (the values a device
+kernel writes), and is rejected where that result is not finite while the float64 one fits
+the output's dtype: an intermediate that overflows f16 (exp of raw scores kept between
+kernels) is caught, though the reference's own f16 run may overflow there too. Small
+programs get several draws. The candidate's
 own float64 run is not needed: it is proven equal to the reference in exact arithmetic,
 whose float64 result stands for both.
 """
@@ -44,6 +49,9 @@ class StabilityOptions:
     """Small programs get several input draws, up to this many input elements in all (a
     few signed values may all come out positive in one draw)."""
     max_draws: int = 8
+    storage: bool = False
+    """Also run the candidate with its f16/bf16 tensors rounded to their dtypes (where the
+    program has such tensors) and reject what overflows there (the search asks this)."""
 
 
 def draws(graph: Graph, options: StabilityOptions) -> int:
@@ -130,3 +138,29 @@ def compare(sample: FloatSample, got: Sequence[FloatArray]) -> Comparison:
             )
         )
     return result
+
+
+NARROW_RANGE: dict[str, float] = {
+    "f16": float(np.finfo(np.float16).max),
+    "bf16": float(np.finfo(np.float32).max),  # bf16 keeps f32's exponent range
+}
+"""The largest finite value of each narrow storage dtype."""
+
+
+def storage_overflow(
+    sample: FloatSample, got: Sequence[FloatArray], output_dtypes: Sequence[str]
+) -> tuple[int, tuple[int, ...]] | None:
+    """(output, index) of the first position where the candidate's result with narrow
+    storage is not finite while the reference's float64 result is finite and fits the
+    output's dtype; None if there is none."""
+    for j, (g, w, dtype) in enumerate(zip(got, sample.reference64, output_dtypes, strict=True)):
+        w64 = np.asarray(w, dtype=np.float64)
+        g64 = np.broadcast_to(np.asarray(g, dtype=np.float64), w64.shape)
+        limit = NARROW_RANGE.get(dtype, float(np.finfo(np.float32).max))
+        with np.errstate(invalid="ignore"):
+            fits = np.isfinite(w64) & (np.abs(w64) <= limit)
+        bad = fits & ~np.isfinite(g64)
+        if bad.any():
+            flat = int(np.argmax(bad.ravel()))
+            return j, tuple(int(i) for i in np.unravel_index(flat, w64.shape))
+    return None

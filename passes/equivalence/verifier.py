@@ -29,12 +29,14 @@ from mirage.passes.equivalence.field_domain import FFValue, FiniteFieldDomain, L
 from mirage.passes.equivalence.incremental import ResultCache, run_incremental
 from mirage.passes.equivalence.soundness import ErrorBound, ProgramFacts, analyze, error_bound
 from mirage.passes.equivalence.stability import (
+    NARROW_RANGE,
     Comparison,
     FloatSample,
     StabilityOptions,
     compare,
     draws,
     stability_inputs,
+    storage_overflow,
 )
 
 MAX_DISCARDED = 16
@@ -215,6 +217,12 @@ class ReferenceFingerprint:
         self._float: list[FloatSample] | None = None
         self.f32 = ContractingDomain(FloatDomain(np.float32), array_identity)
         """The float32 domain of the stability check (with the float samples' products)."""
+        self.narrow = any(
+            t.dtype in NARROW_RANGE for t in (*reference.args, *reference.output_types)
+        )
+        self.stored = ContractingDomain(FloatDomain(np.float32, round_to_storage=True))
+        """Where the program keeps f16 or bf16 tensors: float32 with every stored tensor
+        rounded to its dtype, as a device kernel writes it."""
         own = error_bound(self.facts, self.facts).tests_for(self.options.error_bound)
         for i in range(min(own or 1, self.options.max_tests)):
             self.test(i)
@@ -265,6 +273,11 @@ class ReferenceFingerprint:
         return self._float
 
 
+SEARCH_OPTIONS = StabilityOptions(storage=True)
+"""The stability check the search asks: what it returns must also not overflow the f16
+and bf16 tensors a device kernel stores."""
+
+
 class Verifier:
     """Verifies candidates against one reference program."""
 
@@ -313,7 +326,7 @@ class Verifier:
             return verdict(True, passed)
         found = self._float_check(candidate)
         drifts = {"float32_drift": found.drift, "reference_float32_drift": found.reference_drift}
-        unstable = found.rejection(self.options.stability.bound)
+        unstable = found.rejection(self.options.stability.bound) or self._storage_check(candidate)
         if unstable is not None:
             return verdict(False, passed, reason=f"numerically unstable: {unstable}", **drifts)
         return verdict(True, passed, **drifts)
@@ -355,6 +368,27 @@ class Verifier:
                 )
             found = found.worst(compare(sample, got))
         return found
+
+    def _storage_check(self, candidate: Graph) -> str | None:
+        """Why the candidate overflows its narrow storage dtypes, or None."""
+        fp = self.fingerprint
+        if not fp.narrow or self.options.stability is None or not self.options.stability.storage:
+            return None
+        dtypes = [t.dtype for t in candidate.output_types]
+        for sample in fp.float_samples():
+            with np.errstate(all="ignore"):
+                got = run_incremental(
+                    candidate, sample.inputs, fp.stored, None, None, fp.stored.force
+                )
+            bad = storage_overflow(sample, got, dtypes)
+            if bad is not None:
+                output, index = bad
+                return (
+                    f"with its tensors stored in their dtypes its result is not finite at "
+                    f"output {output}, index {list(index)}, where the float64 result fits "
+                    f"{dtypes[output]}"
+                )
+        return None
 
 
 def _signature_mismatch(reference: Graph, candidate: Graph) -> str:

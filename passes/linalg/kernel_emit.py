@@ -5,7 +5,8 @@ by the largest computation `scalar_match` recognizes under it (one kernel op for
 sigmoid(x)`); what no kind matches is emitted primitive by primitive. Casts cost nothing
 where that is exact: a widening cast hands the narrower value on (kernel ops take operands
 of any supported type), a narrowing cast of a value used once becomes the result type of
-the op computing it; elsewhere a cast is `kernel.mul_scalar` by 1 into the new type.
+the op computing it; elsewhere a cast is `kernel.mul_scalar` by 1 into the new type. Ops
+that come out the same (equal kind, operands, properties and types) are merged.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from collections.abc import Sequence
 from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.transforms.common_subexpression_elimination import cse
 
 from mirage.dialects import kernel
 from mirage.dialects.opkinds import BINARY, UNARY
 from mirage.dialects.ugraph.convert import element_type
 from mirage.passes.linalg.conversion_errors import ConversionError
 from mirage.passes.linalg.interpret import Imported
-from mirage.passes.linalg.scalar_match import Match, match_region, match_rms_norm
+from mirage.passes.linalg.scalar_match import Match, NormMatch, match_norm, match_region
 from mirage.passes.linalg.term_graph import Shape, TermGraph, wider_or_equal
 
 KERNEL_DTYPES = ("f16", "bf16", "f32")
@@ -73,6 +75,9 @@ class Emitter:
             results.append(self.retype(v, str(ty.element_type), t))
         self.block.add_op(func.ReturnOp(*results))
         self._erase_dead()
+        # Terms that differ only in their type (torch's f64 statistics beside the same ones
+        # in f32, both f32 here) become the same kernel op: merged, one launch each.
+        cse(self.func)
         return self.func
 
     # --- helpers ----------------------------------------------------------------------
@@ -197,14 +202,33 @@ class Emitter:
         return self.emit(o)
 
     def _emit_ew(self, t: int, want: str) -> SSAValue:
-        x = match_rms_norm(self.g, t)
-        if x is not None:
-            ty = self._type(self.g[t].shape, want, t)
-            return self._add(kernel.RmsNormOp(self.emit(x), ty))
+        norm = match_norm(self.g, t)
+        if norm is not None:
+            return self._emit_norm(t, norm, want)
         m = match_region(self.g, t)
         if m is not None:
             return self._emit_match(t, m, want)
         return self._emit_prim(t, want)
+
+    def _emit_norm(self, t: int, m: NormMatch, want: str) -> SSAValue:
+        """kernel.rms_norm (of x - mean(x) for a layer norm); a bias without a gain is an
+        add after it."""
+        term = self.g[t]
+        x = self.emit(m.x)
+        if m.centered:
+            # The statistics in f32, whatever x is (as torch computes them).
+            shape = _shape(x)
+            rows = self._type((*shape[:-1], 1), "f32", t)
+            total = self._add(kernel.ReduceSumOp(x, len(shape) - 1, 1, rows))
+            mean = self._add(kernel.MulScalarOp(total, 1.0 / shape[-1], rows))
+            x = self._binary("sub", x, mean, "f32", t)
+        gain = None if m.gain is None else self.emit(m.gain)
+        bias = None if m.bias is None else self.emit(m.bias)
+        ty = self._type(term.shape, want, t)
+        if gain is None and bias is not None:
+            normed = self._add(kernel.RmsNormOp(x, self._type(term.shape, "f32", t), eps=m.eps))
+            return self._binary("add", normed, bias, want, t)
+        return self._add(kernel.RmsNormOp(x, ty, gain=gain, bias=bias, eps=m.eps))
 
     def _emit_match(self, t: int, m: Match, want: str) -> SSAValue:
         term = self.g[t]

@@ -288,3 +288,199 @@ def _is_sum_of_squares(graph: TermGraph, r: int, x: int) -> bool:
         return False
     m = match_region(graph, term.operands[0]) if graph[term.operands[0]].kind == "ew" else None
     return m is not None and m.kind == "square" and m.operands == (x,)
+
+
+# --- norms as users write them --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NormMatch:
+    """The root is rms_norm(x, gain, bias, eps) (`centered`: of x - mean(x), a layer
+    norm), over the last dim. gain and bias are term ids or None."""
+
+    x: int
+    centered: bool
+    gain: int | None
+    bias: int | None
+    eps: float
+
+
+_ZS = _samples(3)
+_GS = _samples(4)
+_BS = _samples(5)
+
+
+def _widened(graph: TermGraph, t: int) -> int:
+    """t without the widening casts above it (they change no value)."""
+    while True:
+        term = graph[t]
+        if term.kind != "ew" or term.attr != "cast" or graph.is_narrowing_cast(t):
+            return t
+        t = term.operands[0]
+
+
+def _is_row_sum(graph: TermGraph, t: int) -> bool:
+    term = graph[t]
+    return term.kind == "reduce" and term.attr == ("sum", (term.rank - 1,))
+
+
+def _passes(graph: TermGraph, t: int) -> bool:
+    """Whether a norm's region goes on through t: elementwise terms, but not a narrowing
+    cast, save one from f64 (the statistics torch computes in f64 are f32 in the kernel
+    dialect, so that rounding is not part of the program)."""
+    term = graph[t]
+    if term.kind != "ew":
+        return False
+    return not graph.is_narrowing_cast(t) or graph[term.operands[0]].dtype == "f64"
+
+
+def _region_terms(graph: TermGraph, root: int) -> list[int]:
+    """The terms under root that a norm's region holds (its leaves included)."""
+    out: list[int] = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack and len(out) < 4 * _MAX_REGION:
+        t = stack.pop()
+        if t in seen or graph[t].kind == "const":
+            continue
+        seen.add(t)
+        out.append(t)
+        if t == root or _passes(graph, t):
+            stack.extend(graph[t].operands)
+    return out
+
+
+def _reads(graph: TermGraph, root: int, stop: set[int]) -> list[int] | None:
+    """The values outside `stop` that the elementwise terms under `root` read, or None if
+    they reach more than the region allows."""
+    out: list[int] = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        t = stack.pop()
+        if t in seen or t in stop:
+            continue
+        seen.add(t)
+        term = graph[t]
+        if term.kind == "const":
+            continue
+        if term.kind == "ew" and (t == root or _passes(graph, t)):
+            if len(seen) > 4 * _MAX_REGION:
+                return None
+            stack.extend(term.operands)
+        else:
+            out.append(t)
+    return out
+
+
+def _evaluate(graph: TermGraph, root: int, binding: dict[int, Array]) -> Array:
+    return Region(graph, root).evaluate(binding)
+
+
+def match_norm(graph: TermGraph, root: int) -> NormMatch | None:
+    """The norm that `root` computes, however it is spelled: x * rsqrt(mean(x^2) + eps),
+    x / sqrt(...), with a gain and a bias of the last dim in any operand order (T5 and
+    Llama's RMSNorm, F.rms_norm), or the same of x - mean(x) (F.layer_norm, a hand-written
+    LayerNorm); None otherwise."""
+    term = graph[root]
+    if term.kind != "ew" or not term.shape:
+        return None
+    rank = term.rank
+    n = float(term.shape[-1])
+    for r in _region_terms(graph, root):
+        if not _is_row_sum(graph, r) or graph[r].shape != (*term.shape[:-1], 1):
+            continue
+        squared = graph[r].operands[0]
+        if graph[squared].kind != "ew":
+            continue
+        bases = {_widened(graph, c) for c in _region_terms(graph, squared) if c != squared}
+        for base in sorted(bases):
+            if graph[base].shape != term.shape or graph[base].kind == "const":
+                continue
+            found = _match_norm_at(graph, root, r, squared, base, rank, n)
+            if found is not None:
+                return found
+    return None
+
+
+def _match_norm_at(
+    graph: TermGraph, root: int, r: int, squared: int, base: int, rank: int, n: float
+) -> NormMatch | None:
+    terms = {*_region_terms(graph, root), *_region_terms(graph, squared)}
+    xs = {t for t in terms if _widened(graph, t) == base and graph[t].shape == graph[base].shape}
+    sums = {
+        t for t in terms if _is_row_sum(graph, t) and _widened(graph, graph[t].operands[0]) == base
+    }
+    inner = _reads(graph, squared, xs | sums)
+    if inner is None or inner:
+        return None
+    binding: dict[int, Array] = {t: _XS for t in xs} | {t: _ZS for t in sums}
+    sq = _evaluate(graph, squared, binding)
+    if _close(sq, _XS * _XS):
+        centered = False
+        centre = _XS
+    elif _close(sq, (_XS - _ZS / n) ** 2):
+        centered = True
+        centre = _XS - _ZS / n
+    else:
+        return None
+    others = _reads(graph, root, xs | sums | {r})
+    if others is None or len(others) > 2:
+        return None
+    if any(graph[o].rank != rank for o in others):
+        return None
+    roles: list[tuple[int | None, int | None]] = []
+    if len(others) == 2:
+        roles = [(others[0], others[1]), (others[1], others[0])]
+    elif len(others) == 1:
+        roles = [(others[0], None), (None, others[0])]
+    else:
+        roles = [(None, None)]
+    totals = np.abs(_YS) + 0.01
+    consts = sorted(
+        {
+            abs(c)
+            for t in terms
+            for o in graph[t].operands
+            if (c := graph.const_value(o)) is not None
+        }
+    )
+    for gain, bias in roles:
+        base_binding = {**binding, r: totals}
+        unit = dict(base_binding)
+        if gain is not None:
+            unit[gain] = np.ones_like(_XS)
+        if bias is not None:
+            unit[bias] = np.zeros_like(_XS)
+        y = _evaluate(graph, root, unit)
+        with np.errstate(all="ignore"):
+            estimates = (centre / y) ** 2 - totals / n
+        finite = estimates[np.isfinite(estimates)]
+        if finite.size < _N // 4:
+            continue
+        estimate = float(np.median(finite))
+        eps = _snap_eps(estimate, consts, float(np.mean(totals / n)))
+        if eps is None:
+            continue
+        full = dict(base_binding)
+        want = centre / np.sqrt(totals / n + eps)
+        if gain is not None:
+            full[gain] = _GS
+            want = want * _GS
+        if bias is not None:
+            full[bias] = _BS
+            want = want + _BS
+        if _close(_evaluate(graph, root, full), want):
+            return NormMatch(base, centered, gain, bias, eps)
+    return None
+
+
+def _snap_eps(estimate: float, consts: list[float], scale: float) -> float | None:
+    """The constant of the region that the estimated eps is (the estimate is off by the
+    rounding of the samples), 0 for none; None where no constant fits."""
+    if abs(estimate) <= 1e-9 * scale:
+        return 0.0
+    for c in consts:
+        if c > 0 and abs(c - estimate) <= 1e-6 * c + 1e-12 * scale:
+            return c
+    return None

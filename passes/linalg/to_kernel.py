@@ -16,7 +16,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from mirage.passes.linalg.constants import KERNEL_SUFFIX, build_wrapper, wrapped_kernel
+from mirage.dialects.weights_wrapper import wrapped_kernel
+from mirage.passes.linalg.constants import KERNEL_SUFFIX, build_wrapper
 from mirage.passes.linalg.interpret import interpret_function
 from mirage.passes.linalg.kernel_emit import Emitter
 

@@ -86,6 +86,11 @@ def _float_prop(op: Operation, name: str) -> float:
     return float(attr.value.data)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
 
 
+def _eps_prop(op: Operation) -> float:
+    """A norm's optional `eps` (absent: 0)."""
+    return _float_prop(op, "eps") if "eps" in op.properties else 0.0
+
+
 def _int_prop(op: Operation, name: str) -> int:
     attr = op.properties[name]
     assert isinstance(attr, IntegerAttr)
@@ -211,7 +216,7 @@ class _Converter:
             dim, size = _int_prop(op, "dim"), _int_prop(op, "size")
             return self.reduce(kind.reduce, args[0], dim, size, ty)
         if family is Family.NORM:
-            return self.rms_norm(args[0], ty)
+            return self.rms_norm(args[0], args[1:], _eps_prop(op), ty)
         if family is Family.PERMUTE:
             perm = op.properties["permutation"]
             assert isinstance(perm, DenseArrayBase)
@@ -297,7 +302,9 @@ class _Converter:
             lambda blk, a: _add(blk, combine(_cast(blk, a[0], elem), a[1])),
         )
 
-    def rms_norm(self, x: SSAValue, ty: TensorType) -> SSAValue:
+    def rms_norm(
+        self, x: SSAValue, affine: Sequence[SSAValue], eps: float, ty: TensorType
+    ) -> SSAValue:
         shape = _shape(x)
         rank = len(shape)
         elem = ty.element_type
@@ -315,9 +322,15 @@ class _Converter:
 
         def normalize(blk: Block, a: list[SSAValue]) -> SSAValue:
             mean = _add(blk, arith.DivfOp(a[1], _const(blk, n, elem)))
-            return _add(blk, arith.DivfOp(a[0], _add(blk, xmath.SqrtOp(mean))))
+            if eps:
+                mean = _add(blk, arith.AddfOp(mean, _const(blk, eps, elem)))
+            y = _add(blk, arith.DivfOp(a[0], _add(blk, xmath.SqrtOp(mean))))
+            for k, w in enumerate(a[2:]):
+                w = _cast(blk, w, elem)
+                y = _add(blk, arith.MulfOp(y, w) if k == 0 else arith.AddfOp(y, w))
+            return y
 
-        return self.elementwise([x, sums], ty, normalize)
+        return self.elementwise([x, sums, *affine], ty, normalize)
 
     def reshape(self, x: SSAValue, ty: TensorType) -> SSAValue:
         """Row-major: collapse to one dim, then expand to the new shape."""

@@ -3,7 +3,8 @@
 For lit tests, and for anyone who wants to see why the search cut a branch: each op of a
 μGraph function (at all three levels) gets the discardable attribute `abstract_expr`, the
 printed expression of its result (an array of them for several results). Function
-arguments are variables named after their SSA names.
+arguments are variables named after their SSA names. A wrapper that convert-linalg-to-kernel
+left to pass weights to its kernel function is skipped (the kernel is annotated).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from mirage.dialects.ugraph.from_ir import UnsupportedOpError, graph_from_func
+from mirage.dialects.weights_wrapper import wrapped_kernel
 from mirage.passes.pruning.exprs import AbstractExprs
 from mirage.passes.pruning.terms import Term, Var
 
@@ -91,6 +93,8 @@ class AnnotateAbstractExprPass(ModulePass):
         for func in op.walk():
             if not isinstance(func, FuncOp) or func.is_declaration:
                 continue
+            if wrapped_kernel(op, func) is not None:
+                continue  # a wrapper passing weights to its kernel, which is annotated
             try:
                 annotate_function(func)
             except UnsupportedOpError as e:

@@ -6,7 +6,8 @@ Rules, for every op kind of the three levels:
 - reduce_sum of a dim of extent n to `size` s: sum(n/s, a); reduce_max: rmax(n/s, a);
 - pointwise ops: their record's `abstract` in `mirage.dialects.opkinds` (over the
   algebra `TERMS` implements); square is mul(a, a), rsqrt is div(1, sqrt(a));
-- rms_norm over a last dim of extent n: div(x, sqrt(sum(n, mul(x, x))));
+- rms_norm over a last dim of extent n: div(x, sqrt(sum(n, mul(x, x)))), times its gain
+  and plus its bias;
 - input iterators, output savers, the grid partition: the identity (abstract expressions
   say what is computed, not where);
 - accumulators: sum(L, a) for a loop range L (accum_max: rmax(L, a)); the *_last forms also
@@ -26,7 +27,8 @@ Rules, for every op kind of the three levels:
   concatenation cut apart by the grid or the loop becomes `Unknown`.
 
 Constants are not part of the abstraction: mul_scalar is the identity, a mean is the sum
-it divides, `sub` is `add` (a - b = a + (-1) b), and the online-softmax stabilizer
+it divides, a norm's eps (an op's property) is dropped, `sub` is `add` (a - b = a + (-1) b),
+and the online-softmax stabilizer
 exp(-max) of accum_rescale, which any correct use divides out again, is dropped. This keeps
 Theorem 1: every μGraph that computes the target up to such constants has an expression
 A_eq-equivalent to the target's, so it is never pruned.
@@ -362,7 +364,7 @@ def _op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]], layouts: li
         return _reduce(kind.reduce == "sum", operands[0], dim, n, size, repeats)
     if family is Family.NORM:
         n = shapes[0][-1] // copies(layouts[0][-1])
-        return _rms_norm(operands[0], n, len(shapes[0]) - 1)
+        return _rms_norm(operands, n, len(shapes[0]) - 1)
     if family is Family.CONCAT:
         return _concat(operands, shapes, op.int_attr("dim"))
     if family is Family.CONSTANT:
@@ -597,13 +599,20 @@ def _reduce(is_sum: bool, x: Term, dim: int, extent: int, size: int, repeats: in
     return _map(lambda a: make(extent // size // repeats, a[0]), [x])
 
 
-def _rms_norm(x: Term, extent: int, last: int) -> Term:
+def _rms_norm(operands: Sequence[Term], extent: int, last: int) -> Term:
+    x = operands[0]
     denominator = _reduce_last(lambda e, a: sum_of(e, Mul(a, a)), x, extent, last, Sqrt)
     if isinstance(denominator, Unknown):
         return denominator
     if isinstance(denominator, Cat):
-        return _map(lambda a: Div(a[0], a[1]), [x, denominator])
-    return _map(lambda a: Div(a[0], denominator), [x])
+        out = _map(lambda a: Div(a[0], a[1]), [x, denominator])
+    else:
+        out = _map(lambda a: Div(a[0], denominator), [x])
+    if len(operands) > 1:  # the gain
+        out = _map(lambda a: Mul(a[0], a[1]), [out, operands[1]])
+    if len(operands) > 2:  # the bias
+        out = _map(lambda a: Add(a[0], a[1]), [out, operands[2]])
+    return out
 
 
 def _matmul(a: Term, b: Term, rank: int, k: int) -> Term:

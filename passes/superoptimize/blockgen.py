@@ -25,6 +25,7 @@ from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.pruning import Term
 from mirage.passes.superoptimize import op_order
 from mirage.passes.superoptimize.dims import DimMismatch, Dims, DimTypes
+from mirage.passes.superoptimize.fusion import FUSIBLE
 from mirage.passes.superoptimize.infer import result_shape
 from mirage.passes.superoptimize.prefix_exprs import block_op_term
 from mirage.passes.superoptimize.vocabulary import Vocabulary
@@ -32,6 +33,9 @@ from mirage.passes.superoptimize.vocabulary import Vocabulary
 COMPUTE_DTYPE = "f32"
 """Block-level values are computed and kept in f32; input tiles keep their tensor's dtype."""
 THREADS = (128, 1, 1)
+MAX_MERGED = 3
+"""Ops merged into fused chains may exceed the block-op budget by this many (a chain
+counts once; the cap keeps the space finite)."""
 NO_MAP = (REPLICATE, REPLICATE, REPLICATE)
 
 
@@ -61,6 +65,9 @@ class BlockState:
     """Values of the current segment that still need a use: in the loop, ops other than
     accumulators; after it, accumulators and ops (each becomes an output if never used)."""
     accumulators: int = 0
+    merged: frozenset[int] = frozenset()
+    """Ops that thread-level fusion merges into their one reader (`fusion.py`: an
+    elementwise op read once, by an elementwise op of its loop segment)."""
 
     @property
     def in_loop(self) -> bool:
@@ -68,7 +75,8 @@ class BlockState:
 
     @property
     def size(self) -> int:
-        return len(self.inputs) + len(self.ops)
+        """The ops that count against the budget: a fused chain counts once."""
+        return len(self.inputs) + len(self.ops) - len(self.merged)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,9 +229,9 @@ class BlockGenerator:
         vocab = self.vocabulary
         unary: list[tuple[str, tuple[tuple[str, object], ...]]] = [(k, ()) for k in vocab.unary]
         unary += vocab.scaled
-        unary += [(k, ()) for k in vocab.norms]
+        unary += [(k, a) for k in vocab.norms for a in vocab.eps_variants(k)]
         if state.in_loop:
-            unary += [(k, ()) for k in vocab.accumulators]
+            unary += [(k, a) for k in vocab.accumulators for a in vocab.eps_variants(k)]
         binary = [*vocab.contractions, *vocab.binary, *vocab.concats]
         if state.size + 2 <= self.max_ops:  # an op and at least one output
             firsts = list(self._operand_choices(state, ()))
@@ -233,9 +241,10 @@ class BlockGenerator:
                 na = 1 if isinstance(a, _Fresh) else 0
                 ra = frozenset({a.value}) if isinstance(a, _Fresh) else frozenset()
                 for kind, attrs in unary:
-                    if self._room(state, fa, kind in ACCUMULATORS, na, ra):
+                    m = self._merged(state, kind, (a,))
+                    if self._room(state, fa, kind in ACCUMULATORS, na, ra, m):
                         self._try(state, kind, (a,), attrs, out)
-                if self._room(state, fa, False, na, ra):
+                if self._room(state, fa, False, na, ra, self._merged(state, "reduce_sum", (a,))):
                     a_dims = self._dims(state, a)
                     for kind in vocab.reductions:
                         for dim in range(len(a_shape)):
@@ -248,7 +257,9 @@ class BlockGenerator:
                     fb = 1 if b != a and self._frees(state, b) else 0
                     nb = 1 if isinstance(b, _Fresh) else 0
                     rb = ra | {b.value} if isinstance(b, _Fresh) else ra
-                    if not self._room(state, fa + fb, False, na + nb, rb):
+                    # as an elementwise op, which merges the most (the exact check is _make's)
+                    m = self._merged(state, "add", (a, b))
+                    if not self._room(state, fa + fb, False, na + nb, rb, m):
                         continue
                     b_shape = self._type(state, b).shape
                     if len(b_shape) != len(a_shape):
@@ -275,6 +286,41 @@ class BlockGenerator:
                 out.append(finished)
         return out
 
+    def _merges(self, state: BlockState, kind: str, operands: Sequence[Operand]) -> frozenset[int]:
+        """The ops merged once an op of `kind` reads `operands`: an elementwise reader
+        merges each fusible operand of its segment it is the first to read; an operand
+        read a second time leaves its chain."""
+        merged = set(state.merged)
+        refs = [o for o in operands if not isinstance(o, _Fresh) and o >= 0]
+        # fusion leaves a chain with an f16 input tile as it is (one dtype per chain)
+        fusible = kind in FUSIBLE and not self._reads_narrow(state, operands)
+        for r in set(refs):
+            same_segment = state.in_loop or (state.loop_end is not None and r >= state.loop_end)
+            first = state.op_uses[r] == 0 and refs.count(r) == 1
+            producer = state.ops[r]
+            if (
+                fusible
+                and first
+                and same_segment
+                and producer.kind in FUSIBLE
+                and not self._reads_narrow(state, producer.operands)
+            ):
+                merged.add(r)
+            else:
+                merged.discard(r)
+        return frozenset(merged)
+
+    def _reads_narrow(self, state: BlockState, operands: Sequence[Operand]) -> bool:
+        return any(
+            (isinstance(o, _Fresh) or o < 0) and self._type(state, o).dtype != COMPUTE_DTYPE
+            for o in operands
+        )
+
+    def _merged(self, state: BlockState, kind: str, operands: Sequence[Operand]) -> int:
+        """How many more ops are merged once this op reads `operands` (negative when it
+        breaks a chain)."""
+        return len(self._merges(state, kind, operands)) - len(state.merged)
+
     def _frees(self, state: BlockState, operand: Operand) -> bool:
         """Using this operand gives a value that nobody uses yet its first use."""
         return (
@@ -291,6 +337,7 @@ class BlockGenerator:
         accumulator: bool,
         new_inputs: int,
         reads: frozenset[int] = frozenset(),
+        merged: int = 0,
     ) -> bool:
         """Whether the op budget has room for this op, its new inputs (of kernel values
         `reads`), and a lower bound of the ops that must follow it: every value nobody
@@ -308,7 +355,12 @@ class BlockGenerator:
         if state.in_loop and unused:
             needed += 1  # an accumulator
         missing = len(self.required - reads - set(state.inputs))
-        return state.size + new_inputs + 1 + needed + 2 * missing <= self.max_ops
+        size = state.size - merged
+        raw = len(state.inputs) + len(state.ops) + new_inputs + 1
+        return (
+            size + new_inputs + 1 + needed + 2 * missing <= self.max_ops
+            and raw + needed <= self.max_ops + MAX_MERGED
+        )
 
     def _try(
         self,
@@ -339,7 +391,15 @@ class BlockGenerator:
             self.stats.rejected += 1
             return None
         freed = sum(1 for r in existing if self._frees(state, r))
-        if not self._room(state, freed, accumulator, len(new_inputs), frozenset(new_inputs)):
+        merged = self._merges(state, kind, operands)
+        if not self._room(
+            state,
+            freed,
+            accumulator,
+            len(new_inputs),
+            frozenset(new_inputs),
+            len(merged) - len(state.merged),
+        ):
             self.stats.rejected += 1
             return None
         if new_inputs and not self.affordable(frozenset(state.inputs) | set(new_inputs)):
@@ -404,6 +464,7 @@ class BlockGenerator:
             signatures=state.signatures | {signature},
             unused=unused,
             accumulators=state.accumulators + (1 if accumulator else 0),
+            merged=merged,
         )
         return child
 
@@ -423,7 +484,8 @@ class BlockGenerator:
             for j, op in enumerate(state.ops)
             if state.op_uses[j] == 0 and (j >= state.loop_end or op.kind in ACCUMULATORS)
         ]
-        if not sinks or state.size + len(sinks) > self.max_ops:
+        raw = len(state.inputs) + len(state.ops) + len(sinks)
+        if not sinks or state.size + len(sinks) > self.max_ops or raw > self.max_ops + MAX_MERGED:
             return None
         if self.final_shapes is not None:
             if self.final_shapes != tuple(sorted(state.ops[j].type.shape for j in sinks)):

@@ -7,19 +7,21 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import (
     CONTRACTIONS,
     INPUTS,
     LAUNCHES,
+    MUL_SCALAR,
     OP_KINDS,
     OUTPUTS,
+    RESHAPES,
     THREAD,
     Family,
 )
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.lowered import LoweredFacts, lowered_facts
 from mirage.passes.superoptimize.resources import peak_shared_memory, registers_per_thread
-from mirage.passes.superoptimize.target import Target
 
 ITERATION_SECONDS = 0.03e-6
 """Per barrier of a loop iteration of a block (and the issue of the next loads)."""
@@ -230,15 +232,32 @@ def kernel_lower_bound(dram_bytes: int, target: Target) -> float:
     )
 
 
+RETYPES = RESHAPES
+"""Kernel ops that only give the same bytes another type: the lowering launches nothing for
+them (`convert_kernel.py` aliases the buffer)."""
+
+
 def op_cost(op: Op, operands: list[TensorType], target: Target) -> KernelCost:
+    if op.kind in RETYPES:
+        return KernelCost(op.kind, 0.0, 0, 0, blocks=0)
     if op.kind in LAUNCHES:
         return graph_op_cost(op, operands, target, lowered=lowered_facts(op, target))
     return predefined_cost(op, operands, target)
 
 
 def program_cost(graph: Graph, target: Target) -> ProgramCost:
-    """The time of a kernel-level graph: its kernels run one after another."""
-    kernels = tuple(
-        op_cost(op, [graph.type_of(v) for v in op.operands], target) for op in graph.ops
-    )
-    return ProgramCost(sum(k.seconds for k in kernels), kernels)
+    """The time of a kernel-level graph: its kernels run one after another. A retype costs
+    nothing, unless its result is an output: the lowering then copies it (`wrap.py`), a
+    one-operand elementwise launch."""
+    outputs = set(graph.outputs)
+    kernels: list[KernelCost] = []
+    for op, results in graph.result_ids():
+        operands = [graph.type_of(v) for v in op.operands]
+        if op.kind in RETYPES and not outputs.isdisjoint(results):
+            # costed as the one-operand pointwise launch it is: a multiplication by one
+            scale = tuple((name, 1.0) for name in MUL_SCALAR.params)
+            copy = Op(MUL_SCALAR.name, op.operands, op.results, scale)
+            kernels.append(predefined_cost(copy, operands, target))
+            continue
+        kernels.append(op_cost(op, operands, target))
+    return ProgramCost(sum(k.seconds for k in kernels), tuple(kernels))

@@ -7,6 +7,7 @@ deadline or when asked to, with what it found so far."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections import deque
 from collections.abc import Callable
@@ -43,6 +44,19 @@ class Found:
 
 
 @dataclass
+class UnitRecord:
+    """What one unit did, for the search's report."""
+
+    by_depth: dict[int, dict[str, int]] = field(default_factory=dict[int, dict[str, int]])
+    """The stats' counters by the depth in the search tree of the states they count."""
+    started: float = 0.0
+    """Wall-clock time the unit began."""
+    seconds: float = 0.0
+    worker: int = 0
+    """The id of the process that ran it."""
+
+
+@dataclass
 class UnitResult:
     path: Path
     found: list[Found]
@@ -50,6 +64,7 @@ class UnitResult:
     complete: bool
     reported: bool = False
     """The stats already went to the live progress counters."""
+    record: UnitRecord = field(default_factory=UnitRecord)
 
 
 class Stopped(Exception):
@@ -65,8 +80,11 @@ class Explorer:
     on_progress: Callable[[dict[str, int]], None] | None = None
     space: SearchSpace = field(init=False)
     interrupted: bool = False
-    _expanded: dict[Path, tuple[KernelNode, list[Move]]] = field(default_factory=dict)
-    _reported: dict[str, int] = field(default_factory=dict)
+    _expanded: dict[Path, tuple[KernelNode, list[Move]]] = field(
+        default_factory=dict[Path, tuple[KernelNode, list[Move]]]
+    )
+    _reported: dict[str, int] = field(default_factory=dict[str, int])
+    _by_depth: dict[int, dict[str, int]] = field(default_factory=dict[int, dict[str, int]])
 
     def __post_init__(self) -> None:
         self.space = SearchSpace(
@@ -85,15 +103,29 @@ class Explorer:
             if parent is None:
                 return None
             pnode, moves = parent
+            before = self.space.stats.as_dict()
             node = self.space.step(pnode, moves[path[-1]])
+            self._count(len(path), before)
         if node is None:
             return None
+        before = self.space.stats.as_dict()
         entry = (node, self.space.children(node))
+        self._count(len(path) + 1, before)
         self._expanded[path] = entry
         return entry
 
+    def _count(self, depth: int, before: dict[str, int]) -> None:
+        """Files the counters' growth since `before` under `depth`: the states that a
+        step makes, or that listing a node's children cuts, are one deeper than it."""
+        counts = self._by_depth.setdefault(depth, {})
+        for k, v in self.space.stats.as_dict().items():
+            if v != before[k]:
+                counts[k] = counts.get(k, 0) + v - before[k]
+
     def run(self, path: Path, deadline: float) -> UnitResult:
         found: dict[str, Found] = {}
+        started = time.time()
+        self._by_depth = {}
         before = self.space.stats.as_dict()
         complete = True
         steps = 0
@@ -114,7 +146,7 @@ class Explorer:
                     for t in sorted(found, key=lambda t: (found[t].seconds, t))[self.job.keep :]:
                         del found[t]
 
-        def walk(node: KernelNode, moves: list[Move] | None) -> None:
+        def walk(node: KernelNode, moves: list[Move] | None, depth: int) -> None:
             nonlocal steps
             steps += 1
             if steps % 64 == 0:
@@ -122,13 +154,22 @@ class Explorer:
                     raise Stopped
                 if self.on_progress is not None:
                     self.on_progress(self.unreported())
+            stats = self.space.stats
             if node.complete:
+                before = stats.as_dict()
                 record(node)
+                self._count(depth, before)
                 return
-            for move in moves if moves is not None else self.space.children(node):
+            if moves is None:
+                before = stats.as_dict()
+                moves = self.space.children(node)
+                self._count(depth + 1, before)
+            for move in moves:
+                before = stats.as_dict()
                 child = self.space.step(node, move)
+                self._count(depth + 1, before)
                 if child is not None:
-                    walk(child, None)
+                    walk(child, None, depth + 1)
 
         # Which children a node has depends on the bound (a child that cannot beat it is
         # not listed), and paths index children as `split` listed them, under the job's
@@ -137,14 +178,20 @@ class Explorer:
         try:
             entry = self.expand(path)
             if entry is not None:
-                walk(entry[0], entry[1])
+                walk(entry[0], entry[1], len(path))
         except Stopped:
             complete = False
         except KeyboardInterrupt:
             complete = False
             self.interrupted = True
         best = sorted(found.values(), key=lambda f: (f.seconds, f.text))[: self.job.keep]
-        return UnitResult(path, best, self._delta(before), complete)
+        unit = UnitRecord(self._by_depth, started, time.time() - started, os.getpid())
+        return UnitResult(path, best, self._delta(before), complete, record=unit)
+
+    def take_counts(self) -> dict[int, dict[str, int]]:
+        """The counters by depth gathered outside units (by `split`), handed over once."""
+        out, self._by_depth = self._by_depth, {}
+        return out
 
     def unreported(self) -> dict[str, int]:
         """The stats gathered since the last call (for live progress)."""

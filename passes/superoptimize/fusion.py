@@ -11,7 +11,8 @@ from __future__ import annotations
 from mirage.dialects.opkinds import POINTWISE
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 
-_FUSIBLE = POINTWISE
+FUSIBLE = POINTWISE
+"""What a fused thread chain may hold."""
 
 
 def fuse_chains(body: Graph) -> Graph:
@@ -32,7 +33,7 @@ def fuse_chains(body: Graph) -> Graph:
     # the same segment and dtype.
     parent: dict[int, int] = {}
     for j, op in enumerate(body.ops):
-        if op.kind not in _FUSIBLE:
+        if op.kind not in FUSIBLE:
             continue
         for v in set(op.operands):
             if v < n_args or uses.get(v, 0) != 1:
@@ -40,7 +41,7 @@ def fuse_chains(body: Graph) -> Graph:
             p = producer[v]
             pop = body.ops[p]
             if (
-                pop.kind in _FUSIBLE
+                pop.kind in FUSIBLE
                 and segment(p) == segment(j)
                 and pop.results[0].dtype == op.results[0].dtype
             ):

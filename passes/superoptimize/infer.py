@@ -28,6 +28,9 @@ def result_shape(kind: str, attrs: dict[str, object], operands: Sequence[Shape])
     if kind in SAME_SHAPE:
         if kind in NORMS and not operands[0]:
             raise ShapeError("rms_norm needs an operand of rank >= 1")
+        if kind in NORMS:
+            for what, affine in zip(("gain", "bias"), operands[1:], strict=False):
+                shapes.check_affine(operands[0], affine, what)
         if kind in LOOP_RESCALE and shapes.broadcast(operands[0], operands[1]) != operands[0]:
             raise ShapeError("the rescale scale must broadcast to the value's shape")
         return operands[0]

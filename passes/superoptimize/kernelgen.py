@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
+from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import LAUNCHES
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
@@ -39,7 +40,6 @@ from mirage.passes.superoptimize.infer import result_shape
 from mirage.passes.superoptimize.interfaces import PruneCheck
 from mirage.passes.superoptimize.parallelize import Parallelized, parallelizations
 from mirage.passes.superoptimize.prefix_exprs import op_terms
-from mirage.passes.superoptimize.target import Target
 from mirage.passes.superoptimize.vocabulary import Vocabulary, vocabulary_of
 
 
@@ -233,7 +233,7 @@ class SearchSpace:
             for k, attrs in vocab.scaled:
                 specs.append((k, (v,), dict(attrs)))
             for k in vocab.norms:
-                specs.append((k, (v,), {}))
+                specs += [(k, (v,), dict(a)) for a in vocab.eps_variants(k)]
             for k in vocab.reductions:
                 for dim, extent in enumerate(node.types[v].shape):
                     partial = self.dim_types.is_partial(node.dims[v][dim])
@@ -424,7 +424,7 @@ class SearchSpace:
             node.terms + move.terms,
             tuple(matched),
             move.key,
-            node.deferred | ({len(node.ops)} if move.deferred else set()),
+            node.deferred | (frozenset({len(node.ops)}) if move.deferred else frozenset[int]()),
             node.seconds + seconds,
             node.deps + (self._deps_of(node, op.operands),) * len(op.results),
         )

@@ -11,13 +11,13 @@ the planner rejects is one the lowering cannot emit: the search drops it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from mirage.dialects.hardware import TARGETS, Target
 from mirage.dialects.opkinds import LAUNCHES
 from mirage.dialects.ugraph.graph import Op
 from mirage.lowering.optimize.plan import PlanError, plan_graph_op
-from mirage.passes.superoptimize.target import Target
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +38,10 @@ class LoweredFacts:
 
 
 def lowering_arch(target: Target) -> str:
-    """The PTX architecture the lowering emits for a search target."""
-    return "sm_90a" if target.name == "sm_90" else target.name
+    """The PTX architecture the lowering emits for a search target: the architecture-specific
+    variant where there is one (sm_90a for sm_90)."""
+    specific = replace(target.arch, specific=True)
+    return str(specific if specific in TARGETS else target.arch)
 
 
 @lru_cache(maxsize=8192)
@@ -52,7 +54,7 @@ def lowered_facts(op: Op, target: Target) -> LoweredFacts | None:
             op.ints_attr("grid"),
             op.ints_attr("block"),
             op.int_attr("forloop_range"),
-            lowering_arch(target),
+            target,
         )
     except PlanError:
         return None

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from mirage.dialects import shapes
+from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import ACCUMULATORS, INPUTS, ITERATORS, OUTPUTS, SUMMING_ACCUMULATORS
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
@@ -38,7 +39,6 @@ from mirage.passes.superoptimize.partitions import (
 from mirage.passes.superoptimize.precision import narrow_body
 from mirage.passes.superoptimize.probes import SMALL_DIM, divisors, loop_probes, split_probes
 from mirage.passes.superoptimize.resources import check_fit
-from mirage.passes.superoptimize.target import Target
 
 MAX_GRID_DIMS = 3
 """Grid dims a block graph may use: (x) or (x, y), as the reference system's grids."""
@@ -92,7 +92,8 @@ def patterns(body: Graph) -> list[Pattern]:
             i = pending[0]
             rank = len(body.ops[i].results[0].shape)
             for imap, used in _imaps(rank, grid_used):
-                for fdim in [-1, *([] if no_loop else range(rank))]:
+                fdims: list[int] = [-1] if no_loop else [-1, *range(rank)]
+                for fdim in fdims:
                     if fdim >= 0 and body.ops[i].results[0].shape[fdim] < 2:
                         continue
                     lay = input_layout(rank, imap, fdim)
@@ -108,7 +109,8 @@ def patterns(body: Graph) -> list[Pattern]:
         operands = [(layouts[v], body.type_of(v).shape) for v in op.operands]
         try:
             if op.kind in ACCUMULATORS:
-                acc = accumulate(op.kind, operands[0][0])
+                scale = operands[1][0] if len(operands) > 1 else None
+                acc = accumulate(op.kind, operands[0][0], scale)
                 lay = acc.layout
                 if acc.loop_invariant_input and op.kind in SUMMING_ACCUMULATORS:
                     if loop_used:
@@ -343,3 +345,69 @@ def parallelizations(
 
 
 _memo: dict[tuple[object, ...], list[Parallelized]] = {}
+
+
+def reparallelize(
+    op: Op, operand_types: Sequence[TensorType], target: Target
+) -> Parallelized | None:
+    """A found graph op parallelized the same way (its imaps, forloop dims and omaps) for
+    operands of other shapes: the cheapest grid and loop extents that fit, the extents of
+    grid dims that leave partial results kept (what combines the partials is built for
+    that many). None where the pattern does not apply to the new shapes or nothing fits."""
+    body = op.body
+    assert body is not None
+    inputs = [bop for bop in body.ops if bop.kind in INPUTS]
+    outputs = [bop for bop in body.ops if bop.kind in OUTPUTS]
+    imaps = tuple(_map3(bop.ints_attr("imap")) for bop in inputs)
+    fdims = tuple(bop.int_attr("forloop_dim") for bop in inputs)
+    omaps = tuple(_map3(bop.ints_attr("omap")) for bop in outputs)
+    whole = Pattern(
+        tuple((-1, -1, -1) for _ in inputs),
+        tuple(-1 for _ in inputs),
+        tuple((-1, -1, -1) for _ in outputs),
+        (False, False, False),
+        False,
+        frozenset(),
+    )
+    structure = instantiate(op, whole, operand_types, (1, 1, 1), 1, BLOCK_SIZES[0])
+    if structure is None or structure.body is None:
+        return None
+    same = [
+        p for p in patterns(structure.body) if (p.imaps, p.fdims, p.omaps) == (imaps, fdims, omaps)
+    ]
+    if not same:
+        return None
+    pattern = same[0]
+    grid = op.ints_attr("grid")
+    options: list[list[int]] = []
+    for p in range(4):
+        used = pattern.loop_used if p == LOOP else pattern.grid_used[p]
+        if not used:
+            options.append([1])
+        elif p in pattern.partial_grid:
+            options.append([grid[p]])
+        else:
+            options.append(_options(_cut_extents(structure.body, pattern, p), False, p == LOOP))
+    best: Parallelized | None = None
+    for gx, gy, gz, loops in itertools.product(*options):
+        if gx * gy * gz > MAX_BLOCKS:
+            continue
+        found = _priced(op, pattern, operand_types, (gx, gy, gz), loops, BLOCK_SIZES[0], target)
+        if found is not None and (best is None or _better(found, best)):
+            best = found
+    if best is None:
+        return None
+    extents = best.op.ints_attr("grid")
+    loops = best.op.int_attr("forloop_range")
+    for block in BLOCK_SIZES[1:]:
+        found = _priced(
+            op, pattern, operand_types, (extents[0], extents[1], extents[2]), loops, block, target
+        )
+        if found is not None and _better(found, best):
+            best = found
+    return best
+
+
+def _map3(values: tuple[int, ...]) -> tuple[int, int, int]:
+    padded = (*values, -1, -1, -1)
+    return (padded[0], padded[1], padded[2])

@@ -6,6 +6,10 @@ Here a program of more than `MAX_SEGMENT_OPS` kernel ops is cut, in its op order
 segments of at most that many ops, choosing the cuts where the fewest bytes cross from one
 segment to the next (a value crosses a cut when it is made before and read after it; the
 program's arguments count too, so a cut that makes a segment re-read a large input costs).
+Cuts also fall wherever searchability changes: ops the search cannot generate (layout ops
+such as reshape and transpose, constants) form segments of their own, which stay as they
+are, so that one of them does not keep the ops around it from fusing; a program that mixes
+both kinds is cut even when it is short.
 Each segment becomes a program of its own (`subprogram`); the μGraphs found for the
 segments, put back together (`compose`), are one candidate of the whole program, verified
 against it like any other.
@@ -17,8 +21,14 @@ import itertools
 from dataclasses import dataclass
 
 from mirage.dialects.ugraph.graph import Graph, Op
+from mirage.passes.superoptimize.seed import BLOCK_KINDS
 
 MAX_SEGMENT_OPS = 6
+
+
+def searchable(op: Op) -> bool:
+    """Whether the search can generate this op (it has a block-level form)."""
+    return op.kind in BLOCK_KINDS
 
 
 @dataclass(frozen=True)
@@ -37,34 +47,67 @@ def _result_ids(program: Graph) -> list[tuple[int, ...]]:
     return [ids for _, ids in program.result_ids()]
 
 
-def _segment(program: Graph, start: int, stop: int) -> Segment:
-    results = _result_ids(program)
+def _last_reads(program: Graph) -> list[int]:
+    """Per value: the index of the last op that reads it (len(ops) for an output of the
+    program, -1 for a value nothing reads)."""
+    last = [-1] * program.num_values
+    for j, op in enumerate(program.ops):
+        for v in op.operands:
+            last[v] = j
+    for v in program.outputs:
+        last[v] = len(program.ops)
+    return last
+
+
+def _segment(
+    program: Graph, results: list[tuple[int, ...]], last: list[int], start: int, stop: int
+) -> Segment:
     made = {v for ids in results[start:stop] for v in ids}
     reads = sorted({v for op in program.ops[start:stop] for v in op.operands if v not in made})
-    later = {v for op in program.ops[stop:] for v in op.operands} | set(program.outputs)
-    outputs = tuple(v for ids in results[start:stop] for v in ids if v in later)
+    outputs = tuple(v for ids in results[start:stop] for v in ids if last[v] >= stop)
     return Segment(start, stop, tuple(reads), outputs)
 
 
-def _crossing_bytes(program: Graph, cut: int) -> int:
-    results = _result_ids(program)
-    before = set(range(len(program.args))) | {v for ids in results[:cut] for v in ids}
-    after = {v for op in program.ops[cut:] for v in op.operands} | set(program.outputs)
-    return sum(program.type_of(v).nbytes for v in before & after)
+def _crossing_bytes(program: Graph, results: list[tuple[int, ...]], last: list[int]) -> list[int]:
+    """Per cut c (before op c): the bytes of the values made before it and read after it.
+    One pass over the values (a value crosses the cuts from just after its op to its last
+    reader), so that programs of thousands of ops are cut in linear time."""
+    n = len(program.ops)
+    delta = [0] * (n + 2)
+    made_by = [-1] * len(program.args) + [j for j, ids in enumerate(results) for _ in ids]
+    for v, first in enumerate(made_by):
+        lo, hi = max(first + 1, 1), min(last[v], n - 1)
+        if lo <= hi:
+            size = program.type_of(v).nbytes
+            delta[lo] += size
+            delta[hi + 1] -= size
+    crossing = [0] * n
+    running = 0
+    for c in range(1, n):
+        running += delta[c]
+        crossing[c] = running
+    return crossing
 
 
 def segments(program: Graph, max_ops: int = MAX_SEGMENT_OPS) -> list[Segment] | None:
-    """The cut with the fewest crossing bytes (ties: fewer segments, then later cuts), or
-    None for a program of at most `max_ops` ops."""
+    """The cut with the fewest crossing bytes (ties: fewer segments, then later cuts) into
+    segments of at most `max_ops` ops, each all searchable or all not; None for a program
+    of at most `max_ops` ops that needs no cut."""
     n = len(program.ops)
-    if n <= max_ops:
+    kinds = [searchable(op) for op in program.ops]
+    mixed = len(set(kinds)) > 1
+    if n <= max_ops and not mixed:
         return None
-    crossing = [0] + [_crossing_bytes(program, c) for c in range(1, n)]
+    results = _result_ids(program)
+    last = _last_reads(program)
+    crossing = _crossing_bytes(program, results, last)
     # best[i]: (bytes, segments, -cut positions) of the best cutting of ops[:i]
     best: list[tuple[int, int, tuple[int, ...]] | None] = [None] * (n + 1)
     best[0] = (0, 0, ())
     for i in range(1, n + 1):
-        for j in range(max(0, i - max_ops), i):
+        for j in range(i - 1, max(0, i - max_ops) - 1, -1):
+            if kinds[j] != kinds[i - 1]:
+                break  # a segment never mixes searchable ops with others
             prev = best[j]
             if prev is None:
                 continue
@@ -75,23 +118,22 @@ def segments(program: Graph, max_ops: int = MAX_SEGMENT_OPS) -> list[Segment] | 
     final = best[n]
     assert final is not None
     cuts = [-c for c in final[2]] + [n]
-    return [_segment(program, a, b) for a, b in itertools.pairwise(cuts)]
+    return [_segment(program, results, last, a, b) for a, b in itertools.pairwise(cuts)]
 
 
 def subprogram(program: Graph, segment: Segment) -> Graph:
     """The segment as a program: its inputs become arguments."""
-    results = _result_ids(program)
     number = {v: i for i, v in enumerate(segment.inputs)}
     n = len(segment.inputs)
+    first = len(program.args) + sum(len(op.results) for op in program.ops[: segment.start])
     ops: list[Op] = []
-    for op, ids in zip(
-        program.ops[segment.start : segment.stop], results[segment.start :], strict=False
-    ):
+    for op in program.ops[segment.start : segment.stop]:
         ops.append(
             Op(op.kind, tuple(number[v] for v in op.operands), op.results, op.attrs, op.body)
         )
-        for v in ids:
-            number[v] = n
+        for _ in op.results:
+            number[first] = n
+            first += 1
             n += 1
     args = tuple(program.type_of(v) for v in segment.inputs)
     return Graph(args, tuple(ops), tuple(number[v] for v in segment.outputs))

@@ -14,7 +14,7 @@ candidate is still verified.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mirage.dialects.opkinds import (
     BINARY_KINDS,
@@ -23,6 +23,7 @@ from mirage.dialects.opkinds import (
     ELEMENTWISE_KINDS,
     FUSES,
     LAST_DIM_ACCUMULATORS,
+    LOOP_RESCALE,
     LOOP_SUM,
     LOOP_SUM_LAST,
     NORMS,
@@ -30,8 +31,10 @@ from mirage.dialects.opkinds import (
     PLAIN_ACCUMULATORS,
     POINTWISE,
     REDUCTIONS,
+    SUM_ACCUMULATOR,
     SUM_REDUCTIONS,
     Partials,
+    Scaling,
 )
 
 GRID_X, GRID_Y, GRID_Z, LOOP = 0, 1, 2, 3
@@ -40,6 +43,12 @@ PARTITIONER_NAMES = ("x", "y", "z", "loop")
 Partial = tuple[int, str]
 """(partitioner, "sum" | "max"): the tile is one addend (or one max candidate) of the
 combination over that partitioner's blocks or iterations."""
+
+Stabilizer = tuple[int, str]
+"""(partitioner, "shifted" | "scaled"): online softmax. The tile is x - m ("shifted") or
+carries the factor exp(-m) ("scaled"), m the maximum over that partitioner's slices seen so
+far: in the loop a tile's own maximum, after accum_rescale the whole range's. The factor is
+the same along the reduced dim, so a quotient of two values scaled alike is free of it."""
 
 _LINEAR_UNARY = frozenset(k for k in POINTWISE if OP_KINDS[k].linear)
 _BINARY = frozenset(k.name for k in BINARY_KINDS)
@@ -53,9 +62,10 @@ class Meaningless(ValueError):
 class Layout:
     dims: tuple[frozenset[int], ...]
     partial: frozenset[Partial] = frozenset()
+    stabilizer: frozenset[Stabilizer] = frozenset()
 
     def depends_on(self) -> frozenset[int]:
-        out: set[int] = {p for p, _ in self.partial}
+        out: set[int] = {p for p, _ in self.partial} | {p for p, _ in self.stabilizer}
         for d in self.dims:
             out |= d
         return frozenset(out)
@@ -121,6 +131,55 @@ def _linear_in_one(a: Layout, b: Layout) -> frozenset[Partial]:
     return part.partial
 
 
+def _shift(a: Layout, b: Layout) -> int | None:
+    """The partitioner p when a - b subtracts from a complete tile of a dim p cuts the
+    maximum of its slice (b one max candidate over p): the online-softmax shift."""
+    if a.partial or a.stabilizer or b.stabilizer or len(b.partial) != 1:
+        return None
+    ((p, combine),) = b.partial
+    return p if combine == "max" and p in a.depends_on() else None
+
+
+def _stabilized(
+    kind: str, attrs: dict[str, object], operands: Sequence[tuple[Layout, tuple[int, ...]]]
+) -> Layout | None:
+    """The layout of an op on online-softmax values (`Stabilizer`); None for an op that
+    involves none. The record's `shifts`, `unshifts` and `scaling` say what it does."""
+    layouts = [lay for lay, _ in operands]
+    record = OP_KINDS.get(kind)
+    if record is not None and record.shifts and len(layouts) == 2:
+        p = _shift(layouts[0], layouts[1])
+        if p is not None:
+            dims = _broadcast_dims(operands)
+            return _check_single_use(Layout(tuple(dims), frozenset(), frozenset({(p, "shifted")})))
+    tags = [lay.stabilizer for lay in layouts]
+    if not any(tags):
+        return None
+    if any(k == "shifted" for t in tags for _, k in t):
+        # only the exponential turns the shift into a factor that later divides out
+        if record is None or not record.unshifts:
+            raise Meaningless("a function of a shifted value other than exp")
+        (a,) = layouts
+        return Layout(a.dims, a.partial, frozenset((p, "scaled") for p, _ in a.stabilizer))
+    scaling = None if record is None else record.scaling
+    alike = len(tags) == 2 and tags[0] == tags[1]
+    stabilizer: frozenset[Stabilizer]
+    if scaling is Scaling.PASSES or (scaling is Scaling.ALIKE and alike):
+        stabilizer = tags[0]
+    elif scaling is Scaling.QUOTIENT and alike:
+        stabilizer = frozenset()  # both carry the same exp(-m): the quotient is free of it
+    elif (scaling is Scaling.PRODUCT and not (tags[0] and tags[1])) or (
+        scaling in (Scaling.QUOTIENT, Scaling.CONTRACTION) and not tags[1]
+    ):
+        # An iteration's values times its own factor exp(-m) (constant along the dim the
+        # maximum reduced, which a matmul then contracts): still scaled alike.
+        stabilizer = tags[0] or tags[1]
+    else:
+        raise Meaningless(f"'{kind}' of a value scaled by exp(-max)")
+    plain = [(replace(lay, stabilizer=frozenset()), shape) for lay, shape in operands]
+    return replace(compute_layout(kind, attrs, plain), stabilizer=stabilizer)
+
+
 def compute_layout(
     kind: str,
     attrs: dict[str, object],
@@ -128,6 +187,9 @@ def compute_layout(
 ) -> Layout:
     """The layout of a block compute op's result (not accumulators: see `accumulate`)."""
     layouts = [lay for lay, _ in operands]
+    stabilized = _stabilized(kind, attrs, operands)
+    if stabilized is not None:
+        return stabilized
     if (kind in ELEMENTWISE_KINDS and kind not in _BINARY) or (kind in FUSES and len(layouts) == 1):
         _no_partial(*layouts)
         return layouts[0]
@@ -173,11 +235,13 @@ def compute_layout(
         partial = a.partial | {(p, combine) for p in a.dims[dim]}
         return _check_single_use(Layout(tuple(dims), frozenset(partial)))
     if kind in NORMS:
-        ((a, _),) = operands
-        _no_partial(a)
+        a = layouts[0]
+        _no_partial(*layouts)  # x, and its gain and bias
         if a.dims[-1]:
             raise Meaningless("rms_norm of a tile that holds part of each row")
-        return a
+        if len(operands) == 1:
+            return a
+        return _check_single_use(Layout(tuple(_broadcast_dims(operands)), frozenset()))
     if kind in CONCATS:
         dim = attrs["dim"]
         assert isinstance(dim, int)
@@ -201,8 +265,13 @@ class Accumulated:
     adds copies, which means the sum only if the loop has one iteration."""
 
 
-def accumulate(kind: str, operand: Layout) -> Accumulated:
-    """The layout after the loop of an accumulator's result."""
+def accumulate(kind: str, operand: Layout, scale: Layout | None = None) -> Accumulated:
+    """The layout after the loop of an accumulator's result (`scale`: accum_rescale's)."""
+    if kind in LOOP_RESCALE:
+        assert scale is not None
+        return _rescale(operand, scale)
+    if operand.stabilizer:
+        raise Meaningless("an accumulation of a value scaled by exp(-max) other than accum_rescale")
     invariant = LOOP not in operand.depends_on()
     loop_partial = {k for p, k in operand.partial if p == LOOP}
     rest_partial = frozenset(x for x in operand.partial if x[0] != LOOP)
@@ -232,12 +301,34 @@ def accumulate(kind: str, operand: Layout) -> Accumulated:
     raise Meaningless(f"no layout rule for accumulator '{kind}'")
 
 
+def _rescale(value: Layout, scale: Layout) -> Accumulated:
+    """accum_rescale(v, s) = sum_i v_i exp(s_i - M): with s the loop's tile maxima and v
+    scaled by them (exp(-s_i)), the sum of v's complete values scaled by exp(-M); with an
+    s that does not vary over the loop, a plain sum."""
+    if scale.stabilizer or value.sliced_by(LOOP) is not None:
+        raise Meaningless("a rescaled accumulation of loop slices of a dim")
+    if (LOOP, "max") not in scale.partial:
+        if value.stabilizer or LOOP in scale.depends_on():
+            raise Meaningless("a rescaling by a scale that is no loop maximum")
+        return accumulate(SUM_ACCUMULATOR, value)
+    if scale.partial != frozenset({(LOOP, "max")}) or value.stabilizer != frozenset(
+        {(LOOP, "scaled")}
+    ):
+        raise Meaningless("accum_rescale of a value not scaled by the loop's maxima")
+    if any(p == LOOP and k != "sum" for p, k in value.partial):
+        raise Meaningless("a rescaled accumulation of partial maxima")
+    rest = frozenset(x for x in value.partial if x[0] != LOOP)
+    return Accumulated(Layout(value.dims, rest, value.stabilizer), False)
+
+
 def omap_choices(layout: Layout, grid: Sequence[int]) -> list[tuple[int, int, int]]:
     """The omaps that store a post-loop tile where the full tensor has it: every grid dim
     that cuts a dim maps to it; a grid dim over which the tile is partial places the
     partials side by side in the last dim no other grid dim uses (one canonical place:
     any other holds the same numbers in another order); a grid dim the tile does not
     depend on would make blocks overwrite each other."""
+    if layout.stabilizer:
+        raise Meaningless("a value still scaled by exp(-max) is stored")
     omap = [-1, -1, -1]
     free_grid: list[int] = []
     for g in range(3):

@@ -1,15 +1,17 @@
 """Measuring candidates on the GPU (`profile=true`): each is lowered to PTX, loaded and
-timed by the runtime the way DESIGN §8 timed the baselines (CUDA-graph replay, inputs
-rotated out of L2, median)."""
+timed by the runtime the way the baselines are timed (CUDA-graph replay, inputs rotated
+out of L2, median)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mirage.dialects.hardware import target_for
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
-
-ARCHES = {"sm_80": "sm_80", "sm_90": "sm_90a"}
+from mirage.lowering.ptx.compile import CompileError, compile_function
+from mirage.lowering.runtime import NoDeviceError, driver, load, time_program
+from mirage.passes.superoptimize.lowered import lowering_arch
 
 
 class ProfileError(RuntimeError):
@@ -18,19 +20,14 @@ class ProfileError(RuntimeError):
 
 class GpuProfiler:
     def __init__(self, target: str) -> None:
-        from mirage.lowering.runtime import NoDeviceError, driver
-
         try:
             driver.init()
         except (NoDeviceError, ImportError, OSError) as e:
             raise ProfileError(f"profile=true needs a CUDA device: {e}") from e
-        self.arch = ARCHES[target]
+        self.arch = lowering_arch(target_for(target))
 
     def measure(self, candidates: Sequence[Graph]) -> list[float]:
         """Seconds per call of each candidate (infinity where it does not build)."""
-        from mirage.lowering.ptx.compile import CompileError, compile_function
-        from mirage.lowering.runtime import load, time_program
-
         out: list[float] = []
         for graph in candidates:
             try:

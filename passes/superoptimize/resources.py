@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import LAUNCHES, OUTPUTS
 from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS, Graph, Op
-from mirage.passes.superoptimize.target import Target
 
 
 def peak_shared_memory(body: Graph) -> int:

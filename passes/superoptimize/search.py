@@ -15,25 +15,37 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
+from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import LAUNCHES
 from mirage.dialects.ugraph.graph import Graph
+from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
 from mirage.passes.superoptimize.fusion import fuse_program
 from mirage.passes.superoptimize.inline import inline_producers
 from mirage.passes.superoptimize.interfaces import EquivalenceCheck, Profiler, PruneCheck
+from mirage.passes.superoptimize.interrupt import StopFlag, first_sigint_stops
 from mirage.passes.superoptimize.kernelgen import SearchLimits, with_output_types
 from mirage.passes.superoptimize.lowered import lowered_facts
+from mirage.passes.superoptimize.online import online_structure
 from mirage.passes.superoptimize.parallelize import parallelizations
-from mirage.passes.superoptimize.partition import Segment, compose, segments, subprogram
+from mirage.passes.superoptimize.partition import (
+    Segment,
+    compose,
+    searchable,
+    segments,
+    subprogram,
+)
 from mirage.passes.superoptimize.resources import check_fit
+from mirage.passes.superoptimize.search_record import SearchRecord
 from mirage.passes.superoptimize.seed import fused_structure
-from mirage.passes.superoptimize.target import Target
 from mirage.passes.superoptimize.workers import (
     Channel,
+    LocalPool,
     UnitExecutor,
     local_pool,
     run_unit,
@@ -46,6 +58,15 @@ use together, before the search of the whole program. The segments' composition 
 finds the long benchmark programs' best μGraphs (qknorm: the attention segment searched
 alone reaches the split-KV pair; the whole program's own search does not), and at half the
 budget qknorm b8's attention segment stopped short of it."""
+STOP_GRACE = 0.75
+"""Seconds that running units get to report after a stop; then their workers are killed
+(Ctrl-C answers within about a second, with what was reported)."""
+MIN_SEGMENT_SECONDS = 1.0
+"""A segment whose share of the budget is smaller is not searched (starting a search costs
+about that much); the time goes to the segments after it."""
+MAX_SEED_OPS = 200
+"""The program fused whole is a seed only up to this many ops: one launch of more block
+ops fits no shared memory, and its parallelizations are walked op by op."""
 MIN_GAIN = 0.01
 MIN_GAIN_SECONDS = 0.05e-6
 """A prefix is explored only if it may beat the best known μGraph (or the program) by more
@@ -91,6 +112,10 @@ class SearchResult:
     elapsed: float
     units: int = 0
     rejected_by_verifier: int = 0
+    interrupted: bool = False
+    """Ctrl-C stopped it: `ranked` holds what was verified by then."""
+    remarks: list[str] = field(default_factory=list[str])
+    """What the search left alone, and why (the pass prints them as remarks)."""
 
 
 @dataclass
@@ -133,8 +158,12 @@ class Search:
         executor: UnitExecutor | None = None,
         progress: TextIO | None = None,
         make_verifier: Callable[[Graph], EquivalenceCheck] | None = None,
+        record: SearchRecord | None = None,
+        stop: StopFlag | None = None,
     ) -> None:
         assert options.target is not None
+        self.stop = stop if stop is not None else StopFlag()
+        """Polled everywhere: once set (Ctrl-C), nothing new is started or verified."""
         self.program = program
         self.options = options
         self.job = Job(
@@ -155,9 +184,12 @@ class Search:
         self.verified: dict[str, bool] = {}
         self.verdicts: dict[str, str] = {}
         self.stats: dict[str, int] = {}
+        self.remarks: list[str] = []
         self.verify_seconds = 0.0
         """The longest verification so far: the end of the budget is kept for the final
         verification of `keep` candidates."""
+        self.record = record if record is not None else SearchRecord()
+        """What the search did, for `superoptimize{report=DIR}`."""
 
     # --- verification --------------------------------------------------------------
 
@@ -165,9 +197,11 @@ class Search:
         if f.text not in self.verified:
             began = time.time()
             verdict = self.verifier.verify(f.graph)
-            self.verify_seconds = max(self.verify_seconds, time.time() - began)
+            took = time.time() - began
+            self.verify_seconds = max(self.verify_seconds, took)
             self.verified[f.text] = verdict.equivalent
             self.verdicts[f.text] = str(verdict)
+            self.record.verified(f.text, verdict.equivalent, str(verdict), took)
         return self.verified[f.text]
 
     def _best_verified(self) -> float | None:
@@ -178,10 +212,15 @@ class Search:
         if not result.reported:
             for k, v in result.stats.items():
                 self.stats[k] = self.stats.get(k, 0) + v
-        found = list(result.found)
-        found.extend(g for g in map(self._inlined, result.found) if g is not None)
-        for f in found:
-            self.found.setdefault(f.text, f)
+        self.record.unit(result)
+        inlined = [g for g in map(self._inlined, result.found) if g is not None]
+        for f in result.found:
+            self._add(f, "unit")
+        for f in inlined:
+            self._add(f, "unit, inlined")
+        found = [*result.found, *inlined]
+        if self.stop():
+            return
         # Verify what would beat the best so far, cheapest first.
         for f in sorted(found, key=lambda f: (f.seconds, f.text)):
             best = self._best_verified()
@@ -189,11 +228,17 @@ class Search:
                 break
             self._verify(f)
 
+    def _add(self, f: Found, source: str) -> None:
+        self.found.setdefault(f.text, f)
+        self.record.saw(f.text, f.seconds, f.graph, source)
+
     def _finish_verification(self) -> list[Found]:
         ranked: list[Found] = []
         for f in sorted(self.found.values(), key=lambda f: (f.seconds, f.text)):
             if len(ranked) >= self.options.keep:
                 break
+            if self.stop() and f.text not in self.verified:
+                continue  # stopped: only what is verified already
             if self._verify(f):
                 ranked.append(f)
         return ranked
@@ -203,17 +248,31 @@ class Search:
     def run(self) -> SearchResult:
         """Search with one kernel op first, then with up to `max_kernel_ops`, each phase
         cutting what cannot beat the best verified candidate so far (at first, the program
-        itself)."""
+        itself). The first Ctrl-C stops it with what is verified by then."""
+        with first_sigint_stops(self.stop):
+            return self._run()
+
+    def _run(self) -> SearchResult:
         assert self.options.target is not None
         start = time.time()
         deadline = start + self.options.time_budget
         baseline = program_cost(self.program, self.options.target).seconds
+        self.record.begin(self.program, baseline, start)
+        if not any(searchable(op) for op in self.program.ops):
+            kinds = ", ".join(sorted({op.kind for op in self.program.ops}))
+            self.remarks.append(f"not searched: no op the search can generate uses it ({kinds})")
+            elapsed = time.time() - start
+            self.record.finish([], True, elapsed)
+            return SearchResult([], baseline, {}, True, elapsed, remarks=self.remarks)
         if self.options.seed_with_program:
             self._seed()
             self._seed_with_segments(start + self.options.time_budget * SEGMENT_SHARE)
         complete = True
         units = 0
         for kernels in sorted({1, self.options.max_kernel_ops}):
+            if self.stop():
+                complete = False
+                break
             best = self._best_verified()
             known = baseline if best is None else min(baseline, best)
             bound = known - max(known * MIN_GAIN, MIN_GAIN_SECONDS)
@@ -228,38 +287,52 @@ class Search:
         self.progress.done()
         ranked = self._finish_verification()
         out = [Ranked(f.graph, f.seconds, None, self.verdicts.get(f.text, "")) for f in ranked]
-        if self.options.profile and self.profiler is not None and out:
+        if self.options.profile and self.profiler is not None and out and not self.stop():
             times = self.profiler.measure([r.graph for r in out])
             out = sorted(
                 (Ranked(r.graph, r.seconds, t, r.verdict) for r, t in zip(out, times, strict=True)),
                 key=lambda r: (r.measured if r.measured is not None else float("inf"), r.seconds),
             )
+        elapsed = time.time() - start
+        self.record.finish(
+            [(r.graph, r.seconds, r.measured, r.verdict) for r in out],
+            complete,
+            elapsed,
+        )
         return SearchResult(
             out,
             baseline,
             self.stats,
             complete,
-            time.time() - start,
+            elapsed,
             units,
             sum(1 for ok in self.verified.values() if not ok),
+            self.stop(),
+            self.remarks,
         )
 
     def _seed(self) -> None:
-        """The program fused as it is, parallelized: the first candidate (`seed.py`)."""
+        """The program fused as it is, and with its softmax in online form, parallelized:
+        the first candidates (`seed.py`, `online.py`)."""
         assert self.options.target is not None
-        op = fused_structure(self.program)
-        if op is None:
+        if len(self.program.ops) > MAX_SEED_OPS:
             return
-        types = [self.program.args[v] for v in op.operands]
-        found = parallelizations(op, types, self.options.target, partial=False)
-        if not found:
-            return
-        n = len(self.program.args)
-        graph = Graph(self.program.args, (found[0].op,), tuple(range(n, n + len(op.results))))
-        fused = fuse_program(with_output_types(graph, self.program.output_types))
-        seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
-        self.found.setdefault(seed.text, seed)
-        self._verify(seed)
+        for op, source in (
+            (fused_structure(self.program), "seed"),
+            (online_structure(self.program), "online seed"),
+        ):
+            if op is None:
+                continue
+            types = [self.program.args[v] for v in op.operands]
+            found = parallelizations(op, types, self.options.target, partial=False)
+            if not found:
+                continue
+            n = len(self.program.args)
+            graph = Graph(self.program.args, (found[0].op,), tuple(range(n, n + len(op.results))))
+            fused = fuse_program(with_output_types(graph, self.program.output_types))
+            seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
+            self._add(seed, source)
+            self._verify(seed)
 
     def _seed_with_segments(self, deadline: float) -> None:
         """A long program's segments searched one by one, put back together: one more
@@ -269,11 +342,22 @@ class Search:
             return
         parts: list[tuple[Segment, Graph]] = []
         changed = False
+        searched = [i for i, segment in enumerate(cut) if _searchable(self.program, segment)]
         for i, segment in enumerate(cut):
             sub = subprogram(self.program, segment)
-            budget = (deadline - time.time()) / (len(cut) - i)
-            if budget <= 0:
+            if i not in searched:
+                kinds = ", ".join(op.kind for op in sub.ops)
+                self.remarks.append(
+                    f"ops {segment.start}-{segment.stop - 1} ({kinds}) not searched: the "
+                    "search generates none of them; they stay as they are"
+                )
                 parts.append((segment, sub))
+                continue
+            budget = (deadline - time.time()) / (len(searched) - searched.index(i))
+            record = SearchRecord(f"{self.record.name}[{segment.start}:{segment.stop}]")
+            if budget < MIN_SEGMENT_SECONDS or self.stop():
+                parts.append((segment, sub))
+                self.record.segment(segment, False, record)
                 continue
             options = replace(self.options, time_budget=budget, profile=False)
             result = Search(
@@ -284,21 +368,32 @@ class Search:
                 executor=self.executor,
                 progress=self.progress_stream,
                 make_verifier=self.make_verifier,
+                record=record,
+                stop=self.stop,
             ).run()
             for k, v in result.stats.items():
                 self.stats[k] = self.stats.get(k, 0) + v
-            if result.ranked and result.ranked[0].seconds < result.baseline:
+            self.remarks.extend(result.remarks)
+            used = bool(result.ranked) and result.ranked[0].seconds < result.baseline
+            self.record.segment(segment, used, record)
+            if used:
                 parts.append((segment, result.ranked[0].graph))
                 changed = True
             else:
                 parts.append((segment, sub))
-        if not changed:
+        if not changed or self.stop():
             return
         composed = compose(self.program, parts)
-        for graph in (composed, inline_producers(composed)):
+        for kind, graph in (
+            ("segments", composed),
+            ("segments, inlined", inline_producers(composed)),
+        ):
+            if graph is None:
+                continue
             found = self._priced(graph)
+            self.record.composition(kind, found)
             if found is not None:
-                self.found.setdefault(found.text, found)
+                self._add(found, kind)
                 self._verify(found)
 
     def _priced(self, graph: Graph | None) -> Found | None:
@@ -323,14 +418,17 @@ class Search:
 
     def _run_phase(self, job: Job, deadline: float) -> tuple[int, int, bool]:
         """(units done, units, whether the phase ran to its end)."""
-        explorer = Explorer(job)
+        explorer = Explorer(job, should_stop=self.stop)
         workers = max(1, self.options.workers)
         units = split(explorer, UNITS_PER_WORKER * workers)
+        self.record.phase(job.limits.max_kernel_ops, len(units), job.bound, explorer.take_counts())
         if self.executor is not None or workers > 1:
             return len(units), len(units), self._run_parallel(job, units, deadline, workers)
         done = 0
         for path in units:
             result = explorer.run(path, deadline)
+            if explorer.interrupted:
+                raise KeyboardInterrupt  # a second Ctrl-C: give up now
             self._take(result)
             done += 1
             self.progress.show(
@@ -339,36 +437,36 @@ class Search:
                 self._best_verified(),
                 f"{done}/{len(units)}",
             )
-            if not result.complete or explorer.interrupted or time.time() > deadline:
+            if not result.complete or explorer.interrupted or self.stop() or time.time() > deadline:
                 return done, len(units), False
         return done, len(units), True
 
     def _run_parallel(self, job: Job, units: Sequence[Path], deadline: float, workers: int) -> bool:
         channel: Channel | None = None
         executor = self.executor
-        own = executor is None
+        own: LocalPool | None = None
         if executor is None:
             channel = Channel.create()
-            executor = local_pool(workers, channel)
+            executor = own = local_pool(workers, channel)
         job_id = uuid.uuid4().hex
-        pending: set[Future[UnitResult]] = {
-            executor.submit(run_unit, job_id, job, path, deadline) for path in units
-        }
+        pending: set[Future[UnitResult]] = set()
         complete = True
         done = 0
+        stopped_at: float | None = None
         try:
+            pending = {executor.submit(run_unit, job_id, job, path, deadline) for path in units}
             while pending:
-                try:
-                    finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-                except KeyboardInterrupt:
-                    complete = False
-                    self._stop(channel, pending)
-                    continue
+                finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
                 for fut in finished:
                     if fut.cancelled():
                         complete = False
                         continue
-                    result = fut.result()
+                    try:
+                        result = fut.result()
+                    except BrokenProcessPool:
+                        raise ValueError(
+                            "a worker process of the search died (out of memory?)"
+                        ) from None
                     self._take(result)
                     complete = complete and result.complete
                     done += 1
@@ -382,12 +480,22 @@ class Search:
                     self._best_verified(),
                     f"{done}/{len(units)}",
                 )
-                if time.time() > deadline + 1.0:
+                if self.stop() or time.time() > deadline + 1.0:
                     complete = False
-                    self._stop(channel, pending)
+                    if stopped_at is None:
+                        stopped_at = time.time()
+                        self._stop(channel, pending)
+                    elif time.time() > stopped_at + STOP_GRACE:
+                        break  # units that did not report in time are given up
         finally:
-            if own:
-                executor.shutdown(wait=True, cancel_futures=True)
+            if own is not None:
+                if pending:
+                    own.terminate()
+                else:
+                    own.shutdown(wait=True, cancel_futures=True)
+            else:
+                for fut in pending:
+                    fut.cancel()
         if channel is not None:
             for k, v in channel.totals().items():
                 self.stats[k] = self.stats.get(k, 0) + v
@@ -401,10 +509,12 @@ class Search:
             fut.cancel()
 
 
-def _default_verifier(program: Graph) -> EquivalenceCheck:
-    from mirage.passes.equivalence.verifier import Verifier
+def _searchable(program: Graph, segment: Segment) -> bool:
+    return all(searchable(op) for op in program.ops[segment.start : segment.stop])
 
-    return Verifier(program)
+
+def _default_verifier(program: Graph) -> EquivalenceCheck:
+    return Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
 
 
 def stderr_if_terminal() -> TextIO | None:

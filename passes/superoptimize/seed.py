@@ -15,7 +15,7 @@ from mirage.dialects.shapes import REPLICATE
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.superoptimize.blockgen import COMPUTE_DTYPE, THREADS
 
-_BLOCK_KINDS = frozenset(
+BLOCK_KINDS = frozenset(
     k.name for k in OP_KINDS.values() if BLOCK in k.levels and KERNEL in k.levels
 )
 _NO_MAP = (REPLICATE, REPLICATE, REPLICATE)
@@ -24,7 +24,7 @@ _NO_MAP = (REPLICATE, REPLICATE, REPLICATE)
 def fused_structure(program: Graph) -> Op | None:
     """The structure of the whole program in one launch (whole tensors, one block, one
     iteration), or None if an op has no block-level form."""
-    if any(op.kind not in _BLOCK_KINDS for op in program.ops):
+    if any(op.kind not in BLOCK_KINDS for op in program.ops):
         return None
     n_args = len(program.args)
     used = sorted({v for op in program.ops for v in op.operands if v < n_args})

@@ -25,6 +25,7 @@ def test_run_by_original_name_with_activations_only(tmp_path: Path) -> None:
     np.save(tmp_path / "x.npy", x)
     out = tmp_path / "out.npz"
     argv = [str(converted), "--function", "rmsnorm_linear", "--inputs", str(tmp_path / "x.npy")]
+    argv.append("--cast")  # float64 data for an f32 argument: taken only when asked
     assert mirage_run.run([*argv, "--output", str(out), "--keep-float64"]) == 0
     got = np.load(out)["out0"]
     # The same weights, read back from the converted file through the kernel's own name.

@@ -27,6 +27,9 @@ CASES = [
     (DATA / "wide_rows.mlir", "norm_chain", 1.0),
     (DATA / "wide_rows.mlir", "row_max_sum", 1.0),
     (DATA / "invariant.mlir", "norm_then_matmul", 1.0),
+    (DATA / "norms.mlir", "affine_norm", 1.0),
+    (DATA / "norms.mlir", "looped_norm", 1.0),
+    (DATA / "norms.mlir", "mean_eps", 1.0),
 ]
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from mirage.dialects.hardware import target_for
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize.layout import Tile, row_pitch
@@ -27,7 +28,7 @@ def _plan(op: Op, arch: str = "sm_90a", stages: int | None = None) -> Plan:
         op.ints_attr("grid"),
         op.ints_attr("block"),
         op.int_attr("forloop_range"),
-        arch,
+        target_for(arch),
         stages,
     )
 

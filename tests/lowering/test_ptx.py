@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
-from mirage.lowering.ptx.assemble import find_ptxas, resource_report
 from mirage.lowering.ptx.compile import compile_function
 from mirage.lowering.runtime.program import CompiledProgram
+from mirage.lowering.runtime.ptxas import find_ptxas, resource_report
 from mirage.lowering.to_llvm.scalar import SCALAR_OPS
 from tests.conftest import FIXTURES, get_func, parse_module
 
@@ -27,8 +27,10 @@ def test_scalar_table_covers_every_elementwise_kind() -> None:
     assert set(SCALAR_OPS) == set(ELEMENTWISE_KINDS)
 
 
-def _compile(path: Path, func: str, arch: str) -> CompiledProgram:
-    return compile_function(get_func(parse_module(path.read_text()), func), arch)
+def _compile(path: Path, func: str, arch: str, bulk_copy: bool | None = None) -> CompiledProgram:
+    return compile_function(
+        get_func(parse_module(path.read_text()), func), arch, bulk_copy=bulk_copy
+    )
 
 
 def _assembles(program: CompiledProgram) -> str:
@@ -117,9 +119,8 @@ def test_cubin_target_writes_a_loadable_descriptor(tmp_path: Path) -> None:
 
 
 @needs_ptxas
-def test_bulk_copies_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MIRAGE_BULK_COPY", "1")
-    program = _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_90a")
+def test_bulk_copies_on_request() -> None:
+    program = _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_90a", True)
     ptx = program.ptx
     for needed in (
         "mbarrier.init.shared::cta.b64",
@@ -133,7 +134,7 @@ def test_bulk_copies_on_request(monkeypatch: pytest.MonkeyPatch) -> None:
     # sm_80 has no bulk copies: the same request gives cp.async there
     assert (
         "cp.async.bulk"
-        not in _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_80").ptx
+        not in _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_80", True).ptx
     )
 
 

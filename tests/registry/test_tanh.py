@@ -13,8 +13,8 @@ from xdsl.dialects.builtin import ModuleOp
 from conftest import get_func, parse_module
 from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.from_ir import graph_from_func
-from mirage.lowering.ptx.assemble import find_ptxas, resource_report
 from mirage.lowering.ptx.compile import compile_function
+from mirage.lowering.runtime.ptxas import find_ptxas, resource_report
 from mirage.passes.equivalence import Verifier
 from mirage.passes.linalg.to_kernel import ConvertLinalgToKernelPass
 from mirage.passes.pruning import AbstractExprs, Pruner
@@ -117,7 +117,8 @@ def test_runs_on_the_gpu_like_float64(func: str) -> None:
 def test_mirage_run_reference_evaluator(tmp_path: Path) -> None:
     import subprocess
 
-    x, w = _inputs([(8, 64), (64, 32)], seed=4)
+    # f16 inputs, as the function takes them; the evaluator then computes in float64
+    x, w = (a.astype(np.float16) for a in _inputs([(8, 64), (64, 32)], seed=4))
     np.save(tmp_path / "x.npy", x)
     np.save(tmp_path / "w.npy", w)
     out = tmp_path / "out.npz"
@@ -130,4 +131,5 @@ def test_mirage_run_reference_evaluator(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    np.testing.assert_allclose(np.load(out)["out0"], np.tanh(x @ w), rtol=1e-9, atol=1e-12)
+    want = np.tanh(x.astype(np.float64) @ w.astype(np.float64))
+    np.testing.assert_allclose(np.load(out)["out0"], want, rtol=1e-9, atol=1e-12)

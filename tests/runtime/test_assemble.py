@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from runtime.runtime_kernels import reverse_ptx, scale_add_ptx
 
-from mirage.lowering.ptx.assemble import find_ptxas
 from mirage.lowering.runtime.cubin_cache import (
     Assembler,
     ModuleCache,
@@ -18,6 +17,7 @@ from mirage.lowering.runtime.cubin_cache import (
     default_cache_dir,
 )
 from mirage.lowering.runtime.errors import AssembleError
+from mirage.lowering.runtime.ptxas import find_ptxas
 from mirage.lowering.runtime.timing import TimingMethod, calls_for, copies_needed
 
 

@@ -74,7 +74,7 @@ def stand_in_lowering(func: object, arch: str) -> CompiledProgram:
 def test_mirage_run_on_gpu_checks_and_times(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(gpu_run, "lowering_entry_point", lambda: stand_in_lowering)
+    monkeypatch.setattr(mirage_run, "lowering_entry_point", lambda: stand_in_lowering)
     npz = tmp_path / "gpu.npz"
     args = [write(tmp_path), "--function", "scale_add", "--device", "gpu", "--check", "--time"]
     assert mirage_run.run([*args, "--output", str(npz), "--seed", "4"]) == 0
@@ -99,6 +99,6 @@ def test_mirage_run_reports_a_wrong_gpu_result(
     off = CompiledProgram(
         p.ptx.replace("0f40000000", "0f40400000"), p.arch, p.buffers, 2, 1, p.launches
     )  # 3x + b
-    monkeypatch.setattr(gpu_run, "lowering_entry_point", lambda: lambda f, a: off)
+    monkeypatch.setattr(mirage_run, "lowering_entry_point", lambda: lambda f, a: off)
     with pytest.raises(mirage_run.ToolError, match="differs from the float64 reference"):
         mirage_run.run([write(tmp_path), "--function", "scale_add", "--device", "gpu", "--check"])

@@ -13,13 +13,13 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from mirage.dialects.builder import KernelBuilder
+from mirage.dialects.hardware import SM_90
 from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.equivalence.verifier import Verifier
 from mirage.passes.superoptimize.module_pass import PrunerFactory
 from mirage.passes.superoptimize.search import Search, SearchOptions, SearchResult
-from mirage.passes.superoptimize.target import SM_90
 
 ROOT = Path(__file__).resolve().parents[2]
 

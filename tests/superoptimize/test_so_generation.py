@@ -10,6 +10,7 @@ import pytest
 from superoptimize.so_helpers import build
 
 from mirage.dialects.builder import KernelBuilder
+from mirage.dialects.hardware import SM_90
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
 from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.graph import Graph, Op
@@ -21,7 +22,6 @@ from mirage.passes.superoptimize.kernelgen import SearchLimits, SearchSpace, Sta
 from mirage.passes.superoptimize.op_order import KIND_ORDER
 from mirage.passes.superoptimize.parallelize import instantiate, patterns
 from mirage.passes.superoptimize.probes import divisors
-from mirage.passes.superoptimize.target import SM_90
 
 
 def _rmsnorm_linear(b: KernelBuilder) -> None:

@@ -11,6 +11,7 @@ from xdsl.parser import Parser
 
 from mirage.dialects import shapes
 from mirage.dialects.builder import KernelBuilder
+from mirage.dialects.hardware import SM_90, target_for
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.lowering.optimize.plan import plan_graph_op
@@ -22,7 +23,6 @@ from mirage.passes.superoptimize.inline import inline_producers, producer_recipe
 from mirage.passes.superoptimize.lowered import lowered_facts, lowering_arch
 from mirage.passes.superoptimize.module_pass import PrunerFactory
 from mirage.passes.superoptimize.search import Search, SearchOptions
-from mirage.passes.superoptimize.target import SM_90
 from mirage.tools.registry import make_context
 
 QKNORM_SHAPES = ((2, 32, 16), (2, 16, 128), (2, 128, 16))
@@ -106,7 +106,7 @@ def test_the_inlined_norms_keep_the_matmul_on_tensor_cores() -> None:
         op.ints_attr("grid"),
         op.ints_attr("block"),
         op.int_attr("forloop_range"),
-        lowering_arch(SM_90),
+        target_for(lowering_arch(SM_90)),
     )
     assert plan.matmuls and all(mm.tensor_core for mm in plan.matmuls.values())
     assert lowered_facts(op, SM_90) is not None

@@ -8,13 +8,13 @@ import pytest
 from xdsl.dialects.func import FuncOp
 
 from conftest import FIXTURES, parse_module
+from mirage.dialects.hardware import SM_90
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.passes.superoptimize import parallelize
 from mirage.passes.superoptimize.cost import graph_op_cost, program_cost
 from mirage.passes.superoptimize.lowered import lowered_facts
 from mirage.passes.superoptimize.resources import check_fit
-from mirage.passes.superoptimize.target import SM_90
 
 
 def _graphs(name: str) -> dict[str, Graph]:

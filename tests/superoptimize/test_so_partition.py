@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import itertools
 
-from superoptimize.so_helpers import benchmark_program, build, equal_in_float64, only_func
+from superoptimize.so_helpers import (
+    benchmark_program,
+    build,
+    equal_in_float64,
+    only_func,
+    search,
+)
 
 from mirage.dialects.builder import KernelBuilder
 from mirage.dialects.ugraph.from_ir import graph_from_func
@@ -66,3 +72,45 @@ def test_the_subprograms_put_back_together_compute_the_program() -> None:
     assert whole.output_types == program.output_types
     assert equal_in_float64(program, whole)
     assert whole == program  # nothing replaced: the same ops in the same order
+
+
+def _transposed_attention(b: KernelBuilder) -> None:
+    """Attention whose keys arrive as (keys, d) and are transposed first, as torch's
+    k.transpose(-1, -2) imports."""
+    q, k, v = b.input((2, 16, 32)), b.input((2, 64, 32)), b.input((2, 64, 32))
+    e = b.exp(b.matmul(q, b.transpose(k, (0, 2, 1))))
+    b.output(b.matmul(b.div(e, b.reduce_sum(e, 2)), v))
+
+
+def test_segments_are_cut_where_searchability_changes() -> None:
+    program = build(_transposed_attention)
+    assert program.ops[0].kind == "transpose"
+    cut = segments(program)  # six ops: short, but the transpose is cut off
+    assert cut is not None
+    assert [(s.start, s.stop) for s in cut] == [(0, 1), (1, 6)]
+    # a long program too: no segment mixes the transpose with searchable ops
+    for most in (2, 3, 4):
+        cut = segments(program, most)
+        assert cut is not None
+        assert cut[0].stop == 1
+
+
+def test_a_segment_of_ops_the_search_cannot_generate_is_left_with_a_remark() -> None:
+    program = build(_transposed_attention)
+    result = search(program, max_kernel_ops=1, max_block_ops=9, time_budget=60.0)
+    assert any("(transpose) not searched" in r for r in result.remarks), result.remarks
+    assert result.ranked
+    best = result.ranked[0].graph
+    # the transpose stays; the attention after it is one kernel
+    assert [op.kind for op in best.ops] == ["transpose", "graph"]
+    assert equal_in_float64(program, best)
+
+
+def test_a_program_of_layout_ops_only_is_not_searched() -> None:
+    def transpose(b: KernelBuilder) -> None:
+        b.output(b.transpose(b.input((8, 16)), (1, 0)))
+
+    program = build(transpose)
+    result = search(program)
+    assert not result.ranked and result.complete
+    assert result.remarks and "not searched" in result.remarks[0]

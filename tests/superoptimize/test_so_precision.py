@@ -8,10 +8,10 @@ import dataclasses
 
 from superoptimize.so_helpers import load_ugraph
 
+from mirage.dialects.hardware import SM_90
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.precision import narrow_matmul_operands
-from mirage.passes.superoptimize.target import SM_90
 
 
 def _with_exp_dtype(graph: Graph, dtype: str) -> Graph:

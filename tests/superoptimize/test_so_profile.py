@@ -10,13 +10,13 @@ from xdsl.utils.exceptions import PassFailedException
 
 from conftest import HAS_GPU
 from mirage.dialects.builder import KernelBuilder
+from mirage.dialects.hardware import SM_90
 from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.equivalence.verifier import Verifier
 from mirage.passes.superoptimize.module_pass import PrunerFactory, SuperoptimizePass
 from mirage.passes.superoptimize.search import Search, SearchOptions
-from mirage.passes.superoptimize.target import SM_90
 from mirage.tools.registry import make_context
 
 

@@ -6,12 +6,12 @@ import pytest
 from xdsl.dialects.func import FuncOp
 
 from conftest import FIXTURES, parse_module
+from mirage.dialects.hardware import SM_80, SM_90
 from mirage.dialects.kernel import GraphOp
 from mirage.dialects.smem import peak_shared_memory as ir_peak
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.passes.superoptimize.cost import kernel_lower_bound, op_cost, program_cost
 from mirage.passes.superoptimize.resources import check_fit, peak_shared_memory
-from mirage.passes.superoptimize.target import SM_80, SM_90
 
 FIXTURE_NAMES = ("rmsnorm_linear", "rmsnorm_linear_small", "attention", "attention_small")
 

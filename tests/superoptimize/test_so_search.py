@@ -9,13 +9,13 @@ import pytest
 from superoptimize.so_helpers import benchmark_program, build, equal_in_float64, only_func, search
 
 from mirage.dialects.builder import KernelBuilder
+from mirage.dialects.hardware import SM_90
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.equivalence.verifier import Verifier
 from mirage.passes.superoptimize.module_pass import PrunerFactory
 from mirage.passes.superoptimize.search import Search, SearchOptions
-from mirage.passes.superoptimize.target import SM_90
 
 
 def _graph_ops(g: Graph) -> list[str]:
@@ -158,3 +158,24 @@ def test_units_replay_the_same_subtrees_in_a_process_that_ran_others_before() ->
         again = reused.run(path, float("inf"))
         assert alone.complete and again.complete
         assert [f.text for f in again.found] == [f.text for f in alone.found], path
+
+
+def _matmul_then_chain(b: KernelBuilder) -> None:
+    x, w = b.input((16, 64), "f32"), b.input((64, 32), "f32")
+    b.output(b.sqrt(b.exp(b.silu(b.matmul(x, w)))))
+
+
+def test_a_fused_elementwise_chain_counts_once_against_the_block_op_budget() -> None:
+    # inputs, matmul, accumulator, silu, exp, sqrt, output: 8 block ops, 6 once the chain
+    # of three counts as the one thread.fuse it becomes; found by enumeration alone
+    program = build(_matmul_then_chain)
+    result = search(program, max_kernel_ops=1, max_block_ops=6, seed_with_program=False)
+    assert result.ranked
+    best = result.ranked[0].graph
+    assert _graph_ops(best) == ["graph"]
+    body = best.ops[0].body
+    assert body is not None
+    fused = [op for op in body.ops if op.kind == "fuse"]
+    assert len(fused) == 1 and fused[0].body is not None
+    assert [op.kind for op in fused[0].body.ops] == ["silu", "exp", "sqrt"]
+    _check(program, best)

@@ -713,6 +713,23 @@ func.func @last_dim_accumulator_rank(%x: tensor<f32>) -> tensor<f32> {
 
 // -----
 
+func.func @accumulator_negative_eps(%x: tensor<8x16xf32>) -> tensor<8x1xf32> {
+  %y = kernel.graph(%x) grid [1, 1, 1] block [128, 1, 1] forloop 2 : (tensor<8x16xf32>) -> tensor<8x1xf32> {
+  ^bb0(%X: tensor<8x16xf32>):
+    %a = block.for_loop : tensor<8x1xf32> {
+      %t = block.input %X imap [-1, -1, -1] forloop_dim 1 : tensor<8x16xf32> -> tensor<8x8xf32>
+      %s = block.accum_rms_last %t eps -2.0 : tensor<8x8xf32> -> tensor<8x1xf32>
+      block.yield %s : tensor<8x1xf32>
+    }
+    %o = block.output %a omap [-1, -1, -1] : tensor<8x1xf32> -> tensor<8x1xf32>
+    block.return %o : tensor<8x1xf32>
+  }
+  func.return %y : tensor<8x1xf32>
+}
+// CHECK: 'block.accum_rms_last' op block.accum_rms_last eps must be finite and >= 0, got -2.0
+
+// -----
+
 func.func @rescale_widens(%x: tensor<8x16xf32>) -> tensor<8x8xf32> {
   %y = kernel.graph(%x) grid [1, 1, 1] block [128, 1, 1] forloop 2 : (tensor<8x16xf32>) -> tensor<8x8xf32> {
   ^bb0(%X: tensor<8x16xf32>):

@@ -188,6 +188,38 @@ func.func @rms_norm_result(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
 
 // -----
 
+func.func @rms_norm_gain_shape(%x: tensor<4x8xf32>, %g: tensor<1x4xf32>) -> tensor<4x8xf32> {
+  %y = kernel.rms_norm %x affine(%g : tensor<1x4xf32>) : tensor<4x8xf32> -> tensor<4x8xf32>
+  func.return %y : tensor<4x8xf32>
+}
+// CHECK: 'kernel.rms_norm' op shapes 4x8 and 1x4 do not broadcast in dim 1
+
+// -----
+
+func.func @rms_norm_gain_widens(%x: tensor<1x8xf32>, %g: tensor<4x8xf32>) -> tensor<1x8xf32> {
+  %y = kernel.rms_norm %x affine(%g : tensor<4x8xf32>) : tensor<1x8xf32> -> tensor<1x8xf32>
+  func.return %y : tensor<1x8xf32>
+}
+// CHECK: 'kernel.rms_norm' op gain 4x8 must broadcast to the operand 1x8
+
+// -----
+
+func.func @rms_norm_three_affine(%x: tensor<4x8xf32>, %g: tensor<1x8xf32>) -> tensor<4x8xf32> {
+  %y = kernel.rms_norm %x affine(%g, %g, %g : tensor<1x8xf32>, tensor<1x8xf32>, tensor<1x8xf32>) : tensor<4x8xf32> -> tensor<4x8xf32>
+  func.return %y : tensor<4x8xf32>
+}
+// CHECK: 'kernel.rms_norm' op rms_norm takes at most a gain and a bias, got 3 affine operands
+
+// -----
+
+func.func @rms_norm_negative_eps(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %y = kernel.rms_norm %x eps -1.0e-05 : tensor<4x8xf32> -> tensor<4x8xf32>
+  func.return %y : tensor<4x8xf32>
+}
+// CHECK: 'kernel.rms_norm' op rms_norm eps must be finite and >= 0, got -1e-05
+
+// -----
+
 func.func @concat_one(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %y = kernel.concat %x dim 1 : tensor<4x8xf32> -> tensor<4x8xf32>
   func.return %y : tensor<4x8xf32>

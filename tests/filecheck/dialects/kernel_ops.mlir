@@ -106,3 +106,13 @@ func.func @graph(%x: tensor<4x8x64xf16>, %w: tensor<1x64x32xf16>) -> (tensor<4x8
 
 // GENERIC: "kernel.mul_scalar"(%{{.*}}) <{scalar = 1.250000e-01 : f64}>
 // GENERIC: "kernel.graph"(%{{.*}}, %{{.*}}) <{grid = array<i64: 4, 2, 1>, block = array<i64: 64, 2, 1>, forloop_range = 4 : i64}>
+
+// CHECK-LABEL: func.func @norms
+func.func @norms(%x: tensor<4x8xf32>, %g: tensor<1x8xf32>, %b: tensor<1x8xf16>) -> (tensor<4x8xf32>, tensor<4x8xf16>) {
+  // CHECK-NEXT: kernel.rms_norm %{{.*}} affine(%{{.*}} : tensor<1x8xf32>) eps 1.000000e-06 : tensor<4x8xf32> -> tensor<4x8xf32>
+  %n = kernel.rms_norm %x affine(%g : tensor<1x8xf32>) eps 1.0e-06 : tensor<4x8xf32> -> tensor<4x8xf32>
+  // CHECK-NEXT: kernel.rms_norm %{{.*}} affine(%{{.*}}, %{{.*}} : tensor<1x8xf32>, tensor<1x8xf16>) : tensor<4x8xf32> -> tensor<4x8xf16>
+  %l = kernel.rms_norm %n affine(%g, %b : tensor<1x8xf32>, tensor<1x8xf16>) : tensor<4x8xf32> -> tensor<4x8xf16>
+  func.return %n, %l : tensor<4x8xf32>, tensor<4x8xf16>
+}
+// GENERIC: "kernel.rms_norm"(%{{.*}}, %{{.*}}) <{eps = 1.000000e-06 : f64}>

@@ -5,9 +5,9 @@
 // registers, and its row sums are kept in registers too; one barrier per iteration.
 // CHECK: kernel.graph
 // CHECK-SAME: mirage.barriers = 1 : i64
-// CHECK: block.matmul {{.*}}mirage.mma = "mma.sync.m16n8k16 warps 1x4x1x1 chain"
+// CHECK: block.matmul {{.*}}mirage.mma = #mirage.mma<mma.sync.m16n8k16 warps 1x4x1x1 chain,
 // CHECK: block.exp {{.*}}mirage.fused
-// CHECK: block.matmul {{.*}}mirage.mma = "mma.sync.m16n8k16 warps 1x4x1x1 regs"
+// CHECK: block.matmul {{.*}}mirage.mma = #mirage.mma<mma.sync.m16n8k16 warps 1x4x1x1 regs,
 
 // PTX-LABEL: .entry chain_k0(
 // PTX: cvt.rn.f16x2.f32

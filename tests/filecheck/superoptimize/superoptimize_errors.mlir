@@ -2,6 +2,7 @@
 // RUN: not mirage-opt %s -p 'superoptimize{max-block-ops=2}' 2>&1 | FileCheck %s --check-prefixes=BLOCKOPS,ANY
 // RUN: not mirage-opt %s -p 'superoptimize{workers=0}' 2>&1 | FileCheck %s --check-prefixes=WORKERS,ANY
 // RUN: not mirage-opt %s -p 'superoptimize{time-budget=-1}' 2>&1 | FileCheck %s --check-prefixes=BUDGET,ANY
+// RUN: not mirage-opt %s -p 'superoptimize{executor="ray://10.0.0.5:6379"}' 2>&1 | FileCheck %s --check-prefixes=EXECUTOR,ANY
 // RUN: not mirage-opt %s -p 'superoptimize{time-budget=60 workers=1}' -o %t.out 2>&1 | FileCheck %s --check-prefixes=MARKED,ANY
 // RUN: not test -e %t.out
 
@@ -10,6 +11,7 @@
 // BLOCKOPS: error: superoptimize: max-block-ops must be at least 3, got 2
 // WORKERS: error: superoptimize: workers must be at least 1, got 0
 // BUDGET: error: superoptimize: time-budget must be at least 0, got -1
+// EXECUTOR: error: superoptimize: executor must be 'local', 'dask://HOST:PORT' or 'dask-scheduler-file:PATH', got 'ray://10.0.0.5:6379'
 // MARKED: error: superoptimize: @already_fused is marked but is not a function of pre-defined kernel ops
 // ANY-NOT: Traceback
 

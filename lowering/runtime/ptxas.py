@@ -1,4 +1,5 @@
-"""PTX -> cubin with ptxas: from the `nvidia-cuda-nvcc` wheel, $CUDA_HOME, or PATH."""
+"""PTX -> cubin with ptxas: from the `nvidia-cuda-nvcc` wheel, $CUDA_HOME, or PATH (the
+runtime assembles with it where nvJitLink is missing; the compiler, to check its PTX)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ __all__ = ["AssembleError", "assemble_ptx", "find_ptxas", "resource_report", "ru
 def find_ptxas() -> str | None:
     """The wheel's ptxas first (the version the project pins), then CUDA's."""
     try:
-        import nvidia  # pyright: ignore[reportMissingImports]
+        import nvidia  # pyright: ignore[reportMissingImports, reportMissingTypeStubs]
 
         for base in nvidia.__path__:  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
             for sub in ("cu13", "cuda_nvcc", "cu12"):

@@ -1,0 +1,33 @@
+// corpus lora (llama), small: x 8x64, base_layer.weight 96x64, lora_A.weight 4x64, lora_B.weight 96x4.
+// Exported from benchmarks/corpus/blocks.py by benchmarks/corpus/export.py; do not edit.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @lora(%arg0: tensor<8x64xf32>, %arg1: tensor<96x64xf32>, %arg2: tensor<4x64xf32>, %arg3: tensor<96x4xf32>) -> tensor<8x96xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %cst_0 = arith.constant 4.000000e+00 : f32
+    %0 = tensor.empty() : tensor<64x96xf32>
+    %transposed = linalg.transpose ins(%arg1 : tensor<96x64xf32>) outs(%0 : tensor<64x96xf32>) permutation = [1, 0] 
+    %1 = tensor.empty() : tensor<8x96xf32>
+    %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<8x96xf32>) -> tensor<8x96xf32>
+    %3 = linalg.matmul ins(%arg0, %transposed : tensor<8x64xf32>, tensor<64x96xf32>) outs(%2 : tensor<8x96xf32>) -> tensor<8x96xf32>
+    %4 = tensor.empty() : tensor<64x4xf32>
+    %transposed_1 = linalg.transpose ins(%arg2 : tensor<4x64xf32>) outs(%4 : tensor<64x4xf32>) permutation = [1, 0] 
+    %5 = tensor.empty() : tensor<8x4xf32>
+    %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<8x4xf32>) -> tensor<8x4xf32>
+    %7 = linalg.matmul ins(%arg0, %transposed_1 : tensor<8x64xf32>, tensor<64x4xf32>) outs(%6 : tensor<8x4xf32>) -> tensor<8x4xf32>
+    %8 = tensor.empty() : tensor<4x96xf32>
+    %transposed_2 = linalg.transpose ins(%arg3 : tensor<96x4xf32>) outs(%8 : tensor<4x96xf32>) permutation = [1, 0] 
+    %9 = linalg.matmul ins(%7, %transposed_2 : tensor<8x4xf32>, tensor<4x96xf32>) outs(%2 : tensor<8x96xf32>) -> tensor<8x96xf32>
+    %10 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%9 : tensor<8x96xf32>) outs(%1 : tensor<8x96xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %12 = arith.mulf %in, %cst_0 : f32
+      linalg.yield %12 : f32
+    } -> tensor<8x96xf32>
+    %11 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%3, %10 : tensor<8x96xf32>, tensor<8x96xf32>) outs(%1 : tensor<8x96xf32>) {
+    ^bb0(%in: f32, %in_3: f32, %out: f32):
+      %12 = arith.addf %in, %in_3 : f32
+      linalg.yield %12 : f32
+    } -> tensor<8x96xf32>
+    return %11 : tensor<8x96xf32>
+  }
+}

@@ -1,0 +1,86 @@
+// corpus prescaled_attention (vit), f16: q 64x1024x128, k 64x1024x128, v 64x1024x128.
+// Exported from benchmarks/corpus/blocks.py by benchmarks/corpus/export.py; do not edit.
+#map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map1 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#map2 = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+module {
+  func.func @prescaled_attention(%arg0: tensor<64x1024x128xf16>, %arg1: tensor<64x1024x128xf16>, %arg2: tensor<64x1024x128xf16>) -> tensor<64x1024x128xf16> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %c0_i64 = arith.constant 0 : i64
+    %cst_0 = arith.constant 0xFF800000 : f32
+    %cst_1 = arith.constant 0.088388347648318447 : f64
+    %0 = tensor.empty() : tensor<64x1024x128xf16>
+    %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%arg0 : tensor<64x1024x128xf16>) outs(%0 : tensor<64x1024x128xf16>) {
+    ^bb0(%in: f16, %out: f16):
+      %25 = arith.truncf %cst_1 : f64 to f16
+      %26 = arith.mulf %in, %25 : f16
+      linalg.yield %26 : f16
+    } -> tensor<64x1024x128xf16>
+    %2 = tensor.empty() : tensor<64x128x1024xf16>
+    %transposed = linalg.transpose ins(%arg1 : tensor<64x1024x128xf16>) outs(%2 : tensor<64x128x1024xf16>) permutation = [0, 2, 1] 
+    %3 = tensor.empty() : tensor<64x1024x1024xf32>
+    %4 = linalg.fill ins(%cst : f32) outs(%3 : tensor<64x1024x1024xf32>) -> tensor<64x1024x1024xf32>
+    %5 = linalg.batch_matmul ins(%1, %transposed : tensor<64x1024x128xf16>, tensor<64x128x1024xf16>) outs(%4 : tensor<64x1024x1024xf32>) -> tensor<64x1024x1024xf32>
+    %6 = tensor.empty() : tensor<64x1024x1024xf16>
+    %7 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%5 : tensor<64x1024x1024xf32>) outs(%6 : tensor<64x1024x1024xf16>) {
+    ^bb0(%in: f32, %out: f16):
+      %25 = arith.truncf %in : f32 to f16
+      linalg.yield %25 : f16
+    } -> tensor<64x1024x1024xf16>
+    %8 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%7 : tensor<64x1024x1024xf16>) outs(%3 : tensor<64x1024x1024xf32>) {
+    ^bb0(%in: f16, %out: f32):
+      %25 = arith.extf %in : f16 to f32
+      linalg.yield %25 : f32
+    } -> tensor<64x1024x1024xf32>
+    %9 = tensor.empty() : tensor<64x1024xi64>
+    %10 = linalg.fill ins(%c0_i64 : i64) outs(%9 : tensor<64x1024xi64>) -> tensor<64x1024xi64>
+    %11 = tensor.empty() : tensor<64x1024xf32>
+    %12 = linalg.fill ins(%cst_0 : f32) outs(%11 : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+    %13:2 = linalg.generic {indexing_maps = [#map, #map1, #map1], iterator_types = ["parallel", "parallel", "reduction"]} ins(%8 : tensor<64x1024x1024xf32>) outs(%12, %10 : tensor<64x1024xf32>, tensor<64x1024xi64>) {
+    ^bb0(%in: f32, %out: f32, %out_2: i64):
+      %25 = linalg.index 2 : index
+      %26 = arith.index_cast %25 : index to i64
+      %27 = arith.maximumf %in, %out : f32
+      %28 = arith.cmpf ogt, %in, %out : f32
+      %29 = arith.select %28, %26, %out_2 : i64
+      linalg.yield %27, %29 : f32, i64
+    } -> (tensor<64x1024xf32>, tensor<64x1024xi64>)
+    %expanded = tensor.expand_shape %13#0 [[0], [1, 2]] output_shape [64, 1024, 1] : tensor<64x1024xf32> into tensor<64x1024x1xf32>
+    %14 = linalg.generic {indexing_maps = [#map, #map2, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%8, %expanded : tensor<64x1024x1024xf32>, tensor<64x1024x1xf32>) outs(%3 : tensor<64x1024x1024xf32>) {
+    ^bb0(%in: f32, %in_2: f32, %out: f32):
+      %25 = arith.subf %in, %in_2 : f32
+      linalg.yield %25 : f32
+    } -> tensor<64x1024x1024xf32>
+    %15 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%14 : tensor<64x1024x1024xf32>) outs(%3 : tensor<64x1024x1024xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %25 = math.exp %in : f32
+      linalg.yield %25 : f32
+    } -> tensor<64x1024x1024xf32>
+    %16 = tensor.empty() : tensor<64x1024x1xf32>
+    %17 = linalg.fill ins(%cst : f32) outs(%16 : tensor<64x1024x1xf32>) -> tensor<64x1024x1xf32>
+    %18 = linalg.generic {indexing_maps = [#map, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%15 : tensor<64x1024x1024xf32>) outs(%17 : tensor<64x1024x1xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %25 = arith.addf %in, %out : f32
+      linalg.yield %25 : f32
+    } -> tensor<64x1024x1xf32>
+    %19 = linalg.generic {indexing_maps = [#map, #map2, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%15, %18 : tensor<64x1024x1024xf32>, tensor<64x1024x1xf32>) outs(%3 : tensor<64x1024x1024xf32>) {
+    ^bb0(%in: f32, %in_2: f32, %out: f32):
+      %25 = arith.divf %in, %in_2 : f32
+      linalg.yield %25 : f32
+    } -> tensor<64x1024x1024xf32>
+    %20 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%19 : tensor<64x1024x1024xf32>) outs(%6 : tensor<64x1024x1024xf16>) {
+    ^bb0(%in: f32, %out: f16):
+      %25 = arith.truncf %in : f32 to f16
+      linalg.yield %25 : f16
+    } -> tensor<64x1024x1024xf16>
+    %21 = tensor.empty() : tensor<64x1024x128xf32>
+    %22 = linalg.fill ins(%cst : f32) outs(%21 : tensor<64x1024x128xf32>) -> tensor<64x1024x128xf32>
+    %23 = linalg.batch_matmul ins(%20, %arg2 : tensor<64x1024x1024xf16>, tensor<64x1024x128xf16>) outs(%22 : tensor<64x1024x128xf32>) -> tensor<64x1024x128xf32>
+    %24 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel"]} ins(%23 : tensor<64x1024x128xf32>) outs(%0 : tensor<64x1024x128xf16>) {
+    ^bb0(%in: f32, %out: f16):
+      %25 = arith.truncf %in : f32 to f16
+      linalg.yield %25 : f16
+    } -> tensor<64x1024x128xf16>
+    return %24 : tensor<64x1024x128xf16>
+  }
+}

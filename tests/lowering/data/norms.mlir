@@ -1,0 +1,52 @@
+// Norms with eps, gain and bias: a plain kernel op (wrapped into a one-op kernel.graph) and
+// the looped forms the search builds (accum_rms_last / accum_mean_last with eps).
+
+func.func @affine_norm(%x: tensor<8x256xf32>, %g: tensor<1x256xf16>, %b: tensor<1x256xf32>) -> tensor<8x256xf16> {
+  %y = kernel.rms_norm %x affine(%g, %b : tensor<1x256xf16>, tensor<1x256xf32>) eps 1.0e-05 : tensor<8x256xf32> -> tensor<8x256xf16>
+  func.return %y : tensor<8x256xf16>
+}
+
+func.func @looped_norm(%x: tensor<8x64xf32>, %g: tensor<1x64xf32>, %b: tensor<1x64xf32>) -> tensor<8x64xf32> {
+  %y = kernel.graph(%x, %g, %b) grid [2, 1, 1] block [128, 1, 1] forloop 4
+      : (tensor<8x64xf32>, tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<8x64xf32> {
+  ^bb0(%X: tensor<8x64xf32>, %G: tensor<1x64xf32>, %B: tensor<1x64xf32>):
+    %acc:4 = block.for_loop : tensor<4x1xf32>, tensor<4x64xf32>, tensor<1x64xf32>, tensor<1x64xf32> {
+      %t = block.input %X imap [0, -1, -1] forloop_dim 1 : tensor<8x64xf32> -> tensor<4x16xf32>
+      %w = block.input %X imap [0, -1, -1] : tensor<8x64xf32> -> tensor<4x64xf32>
+      %gt = block.input %G imap [-1, -1, -1] : tensor<1x64xf32> -> tensor<1x64xf32>
+      %bt = block.input %B imap [-1, -1, -1] : tensor<1x64xf32> -> tensor<1x64xf32>
+      %r = block.accum_rms_last %t eps 0.5 : tensor<4x16xf32> -> tensor<4x1xf32>
+      %v = block.accum_max %w : tensor<4x64xf32> -> tensor<4x64xf32>
+      %gm = block.accum_max %gt : tensor<1x64xf32> -> tensor<1x64xf32>
+      %bm = block.accum_max %bt : tensor<1x64xf32> -> tensor<1x64xf32>
+      block.yield %r, %v, %gm, %bm : tensor<4x1xf32>, tensor<4x64xf32>, tensor<1x64xf32>, tensor<1x64xf32>
+    }
+    %n = thread.fuse(%acc#1, %acc#0, %acc#2, %acc#3) : (tensor<4x64xf32>, tensor<4x1xf32>, tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<4x64xf32> {
+    ^bb1(%p: f32, %q: f32, %u: f32, %c: f32):
+      %d = thread.div %p, %q : f32
+      %m = thread.mul %d, %u : f32
+      %o = thread.add %m, %c : f32
+      thread.yield %o : f32
+    }
+    %o = block.output %n omap [0, -1, -1] : tensor<4x64xf32> -> tensor<8x64xf32>
+    block.return %o : tensor<8x64xf32>
+  }
+  func.return %y : tensor<8x64xf32>
+}
+
+func.func @mean_eps(%x: tensor<8x64xf32>) -> tensor<8x1xf32> {
+  %y = kernel.graph(%x) grid [1, 1, 1] block [128, 1, 1] forloop 2
+      : (tensor<8x64xf32>) -> tensor<8x1xf32> {
+  ^bb0(%X: tensor<8x64xf32>):
+    %a = block.for_loop : tensor<8x1xf32> {
+      %t = block.input %X imap [-1, -1, -1] forloop_dim 1 : tensor<8x64xf32> -> tensor<8x32xf32>
+      %s = block.square %t : tensor<8x32xf32> -> tensor<8x32xf32>
+      %m = block.accum_mean_last %s eps 0.25 : tensor<8x32xf32> -> tensor<8x1xf32>
+      block.yield %m : tensor<8x1xf32>
+    }
+    %r = block.rsqrt %a : tensor<8x1xf32> -> tensor<8x1xf32>
+    %o = block.output %r omap [-1, -1, -1] : tensor<8x1xf32> -> tensor<8x1xf32>
+    block.return %o : tensor<8x1xf32>
+  }
+  func.return %y : tensor<8x1xf32>
+}

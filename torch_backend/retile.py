@@ -1,0 +1,108 @@
+"""Shape families: a searched μGraph carried over to another shape of the same program.
+
+Dynamo presents a new batch size or sequence length as the same FX graph at other shapes;
+the kernel-level program differs only in its shapes. The μGraph found for one member keeps
+its structure (kernels, block ops, thread bodies, how the grid and the loop cut each
+tensor) and gets new grid and loop extents for the new shapes
+(`parallelize.reparallelize`), then is proven equivalent to the new program by the same
+verifier as a searched candidate. Where the structure does not fit the new shapes (an
+extent that no longer divides, a reshape built for the old shape), the caller searches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from mirage.dialects.hardware import Target
+from mirage.dialects.shapes import ShapeError
+from mirage.dialects.ugraph.graph import Graph, Op, TensorType
+from mirage.passes.superoptimize.infer import result_shape
+from mirage.passes.superoptimize.parallelize import reparallelize
+
+
+def family_key(program: Graph) -> str:
+    """The program with its shapes left out: ops, operands, attributes, element types and
+    ranks. Members of a family differ only in extents."""
+
+    def erase(graph: Graph) -> object:
+        return [
+            [f"{len(t.shape)}d{t.dtype}" for t in graph.args],
+            [
+                [
+                    op.kind,
+                    list(op.operands),
+                    [f"{len(t.shape)}d{t.dtype}" for t in op.results],
+                    [[k, repr(v)] for k, v in op.attrs if k != "shape"],
+                    None if op.body is None else erase(op.body),
+                ]
+                for op in graph.ops
+            ],
+            list(graph.outputs),
+            graph.loop_end,
+        ]
+
+    return hashlib.sha256(json.dumps(erase(program)).encode()).hexdigest()
+
+
+def retile(found: Graph, program: Graph, target: Target) -> Graph | None:
+    """`found` (a μGraph of a program of the same family) re-parallelized for `program`'s
+    shapes, unverified; None where its structure does not fit them."""
+    if len(found.args) != len(program.args):
+        return None
+    for old, new in zip(found.args, program.args, strict=True):
+        if old.dtype != new.dtype or len(old.shape) != len(new.shape):
+            return None
+    types: list[TensorType] = list(program.args)
+    ops: list[Op] = []
+    for op in found.ops:
+        operand_types = [types[v] for v in op.operands]
+        new_op = _retile_op(op, operand_types, target)
+        if new_op is None:
+            return None
+        ops.append(new_op)
+        types.extend(new_op.results)
+    graph = Graph(program.args, tuple(ops), found.outputs, found.loop_end)
+    if graph.output_types != program.output_types:
+        return None
+    return graph
+
+
+def _retile_op(op: Op, operand_types: list[TensorType], target: Target | None) -> Op | None:
+    if op.kind == "graph":
+        if target is None:
+            return None
+        par = reparallelize(op, operand_types, target)
+        return None if par is None else par.op
+    try:
+        shape = result_shape(op.kind, dict(op.attrs), [t.shape for t in operand_types])
+    except ShapeError:
+        return None  # reshapes, transposes, constants: built for the old shapes
+    if len(op.results) != 1:
+        return None
+    return Op(op.kind, op.operands, (TensorType(shape, op.results[0].dtype),), op.attrs, op.body)
+
+
+def reshape_program(template: Graph, args: tuple[TensorType, ...]) -> Graph | None:
+    """A kernel-level program of the family of `template` at the argument types `args`,
+    its result shapes inferred by the dialect's shape rules: what importing the same
+    subgraph at these shapes gives, without the import. None where an op's attributes
+    are shapes (reshapes, transposes, constants) or the shapes do not fit."""
+    if len(args) != len(template.args):
+        return None
+    for old, new in zip(template.args, args, strict=True):
+        if old.dtype != new.dtype or len(old.shape) != len(new.shape):
+            return None
+        if any((a == 1) != (b == 1) for a, b in zip(old.shape, new.shape, strict=True)):
+            return None  # broadcasting changes
+    types: list[TensorType] = list(args)
+    ops: list[Op] = []
+    for op in template.ops:
+        if op.kind == "graph":
+            return None
+        new_op = _retile_op(op, [types[v] for v in op.operands], None)
+        if new_op is None:
+            return None
+        ops.append(new_op)
+        types.extend(new_op.results)
+    return Graph(args, tuple(ops), template.outputs, template.loop_end)
