@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     I32,
@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     IntegerAttr,
     IntegerType,
+    Signedness,
     StringAttr,
     UnitAttr,
     f32,
@@ -134,7 +135,7 @@ class ShflSyncOp(IRDLOperation):
     """shfl.sync.<kind>.b32 over the lanes of `mask`."""
 
     name = "nvvm.shfl.sync"
-    T: ClassVar = VarConstraint("T", AnyOf([BaseAttr(Float32Type), BaseAttr(IntegerType)]))
+    T: ClassVar = VarConstraint("T", AnyOf((BaseAttr(Float32Type), BaseAttr(IntegerType))))
     kind = prop_def(StringAttr)
     mask = operand_def(I32)
     val = operand_def(T)
@@ -162,7 +163,8 @@ class ShflSyncOp(IRDLOperation):
             raise VerifyException(
                 f"shuffle kind must be one of {', '.join(SHUFFLE_KINDS)}, got '{self.kind.data}'"
             )
-        if isinstance(self.val.type, IntegerType) and self.val.type.width.data != 32:
+        ty = self.val.type
+        if isinstance(ty, IntegerType) and cast("IntegerType[int, Signedness]", ty).bitwidth != 32:
             raise VerifyException("shuffled integers must be i32")
 
 

@@ -144,7 +144,7 @@ class Region:
                 return found
             term = self.graph[t]
             if term.kind == "const":
-                v = np.float64(term.attr)  # type: ignore[arg-type]
+                v = np.full((), term.attr, np.float64)
             else:
                 with np.errstate(all="ignore"):
                     v = prim_fn(term.attr)(*[value(o) for o in term.operands])  # type: ignore[arg-type]

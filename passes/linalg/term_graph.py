@@ -47,6 +47,18 @@ def _cmp(pred: str) -> Callable[[Array, Array], Array]:
     return ops[pred]
 
 
+def _rsqrt(x: Array) -> Array:
+    return 1.0 / np.sqrt(x)
+
+
+def _same(x: Array) -> Array:
+    return x
+
+
+def _select(c: Array, a: Array, b: Array) -> Array:
+    return np.where(c, a, b)
+
+
 PRIMS: dict[str, tuple[int, Callable[..., Array]]] = {
     "add": (2, np.add),
     "sub": (2, np.subtract),
@@ -59,12 +71,12 @@ PRIMS: dict[str, tuple[int, Callable[..., Array]]] = {
     "exp": (1, np.exp),
     "log": (1, np.log),
     "sqrt": (1, np.sqrt),
-    "rsqrt": (1, lambda x: 1.0 / np.sqrt(x)),
+    "rsqrt": (1, _rsqrt),
     "abs": (1, np.abs),
     "erf": (1, _erf),
     "tanh": (1, np.tanh),
-    "cast": (1, lambda x: x),
-    "select": (3, lambda c, a, b: np.where(c, a, b)),
+    "cast": (1, _same),
+    "select": (3, _select),
 }
 """Scalar primitives of linalg bodies: arity and meaning on float64 numpy arrays.
 Comparisons are `cmp_<pred>` (see `prim_fn`)."""
@@ -281,7 +293,10 @@ class TermGraph:
         ones = [d for d in range(rank) if d not in dims and sa[d] == 1 and sb[d] == 1]
         if not rows and not cols:
             return None  # a dot product per batch element: a reduction, not a matmul
-        size = lambda ds, s: math.prod(s[d] for d in ds)  # noqa: E731
+
+        def size(ds: list[int], s: Shape) -> int:
+            return math.prod(s[d] for d in ds)
+
         bshape = tuple(sa[d] for d in batch)
         order_a = batch + rows + dims + cols + ones
         lhs = self.reshape(self.transpose(a, order_a), (*bshape, size(rows, sa), size(dims, sa)))
