@@ -113,7 +113,11 @@ def superoptimize(func: Any, args: argparse.Namespace) -> Any:
 
     module = ModuleOp([func.clone()])
     SuperoptimizePass(
-        time_budget=args.budget, workers=args.workers, seed=args.seed, target=args.target
+        time_budget=args.budget,
+        workers=args.workers,
+        seed=args.seed,
+        target=args.target,
+        normalize=not args.no_normalize,
     ).apply(make_context(), module)
     return next(op for op in module.ops if isinstance(op, FuncOp))
 
@@ -271,6 +275,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="programs (default: the whole corpus)")
     parser.add_argument("--budget", type=float, default=120.0, help="search seconds each")
+    parser.add_argument(
+        "--no-normalize",
+        action="store_true",
+        help="search the programs with their layout ops (superoptimize{normalize=false})",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--target", default="sm_90")

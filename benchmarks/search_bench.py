@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -27,6 +28,7 @@ from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
+from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.interfaces import no_pruning
 from mirage.passes.superoptimize.module_pass import SEARCH_TARGETS, PrunerFactory
 from mirage.passes.superoptimize.search import Search, SearchOptions, SearchResult
@@ -56,12 +58,15 @@ def describe(graph: Graph) -> str:
 
 def write(name: str, program: Graph, result: SearchResult, options: SearchOptions) -> None:
     best = result.ranked[0]
+    assert options.target is not None
+    modelled = program_cost(program, options.target).seconds
     module = ModuleOp([func_from_graph("program", program), func_from_graph("ugraph", best.graph)])
     header = (
         f"// {name}: the best μGraph the search found (benchmarks/search_bench.py --write)\n"
         f"// target {options.target.name if options.target else ''}, max-kernel-ops "
         f"{options.max_kernel_ops}, max-block-ops {options.max_block_ops}, seed {options.seed}\n"
-        f"// cost model: {best.seconds * 1e6:.2f} us (the program: {result.baseline * 1e6:.2f} us)"
+        f"// cost model: {best.seconds * 1e6:.2f} us (the program: {modelled * 1e6:.2f} us"
+        f"{'' if result.baseline < math.inf else ', not finite in f16 storage'})"
         f"\n// {best.verdict}\n"
     )
     FOUND.mkdir(exist_ok=True)
@@ -111,7 +116,8 @@ def main() -> None:
             "pruned": result.stats.get("pruned", 0),
             "candidates": result.stats.get("candidates", 0),
             "best_us": round(best.seconds * 1e6, 2) if best else None,
-            "program_us": round(result.baseline * 1e6, 2),
+            "program_us": round(program_cost(program, options.target).seconds * 1e6, 2),
+            "program_finite_f16": result.baseline < math.inf,
             "ugraph": describe(best.graph) if best else "-",
         }
         rows.append(row)

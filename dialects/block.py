@@ -44,6 +44,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mirage.dialects import common, shapes
 from mirage.dialects.elementwise import define_elementwise_ops
+from mirage.dialects.strides import check_view
 from mirage.dialects.types import as_tensor, check_result_shape, element_name, tensor_shape
 
 
@@ -168,6 +169,20 @@ def _ints(attr: DenseArrayBase[IntegerType]) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
+def _viewed(op: InputOp | OutputOp, storage: tuple[int, ...], what: str) -> tuple[int, ...]:
+    """The logical shape of an iterator's or saver's device tensor: its view where it has
+    one (checked against the tensor), else the tensor's own shape."""
+    if op.view is None and op.strides is None:
+        return storage
+    if op.view is None or op.strides is None:
+        raise VerifyException(f"{op.name} needs both view and strides, or neither")
+    try:
+        check_view(storage, _ints(op.view), _ints(op.strides), f"{op.name} {what}")
+    except shapes.ShapeError as e:
+        raise VerifyException(str(e)) from e
+    return _ints(op.view)
+
+
 @irdl_op_definition
 class InputOp(IRDLOperation):
     """Input iterator: the tile of a device tensor that this block reads in this loop
@@ -178,10 +193,16 @@ class InputOp(IRDLOperation):
     source = operand_def(TensorType)
     imap = prop_def(DenseArrayBase.constr(i64))
     forloop_dim = prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
+    view = opt_prop_def(DenseArrayBase.constr(i64))
+    """The logical tensor that imap and forloop_dim cut, read through `strides` from the
+    source's storage (`mirage.dialects.strides`): a transposed or head-split operand read
+    in place. Absent: the source itself."""
+    strides = opt_prop_def(DenseArrayBase.constr(i64))
+    """Element strides of the view's dims into the source's row-major storage."""
     result = result_def(TensorType)
     assembly_format = (
-        "$source `imap` $imap (`forloop_dim` $forloop_dim^)? attr-dict "
-        "`:` type($source) `->` type($result)"
+        "$source `imap` $imap (`forloop_dim` $forloop_dim^)? (`view` $view^)? "
+        "(`strides` $strides^)? attr-dict `:` type($source) `->` type($result)"
     )
     traits = traits_def(Pure())
 
@@ -191,15 +212,16 @@ class InputOp(IRDLOperation):
         imap: Sequence[int],
         forloop_dim: int,
         result_type: Attribute,
+        view: tuple[Sequence[int], Sequence[int]] | None = None,
     ):
-        super().__init__(
-            operands=[source],
-            result_types=[result_type],
-            properties={
-                "imap": DenseArrayBase.from_list(i64, list(imap)),
-                "forloop_dim": IntegerAttr(forloop_dim, i64),
-            },
-        )
+        properties: dict[str, Attribute] = {
+            "imap": DenseArrayBase.from_list(i64, list(imap)),
+            "forloop_dim": IntegerAttr(forloop_dim, i64),
+        }
+        if view is not None:
+            properties["view"] = DenseArrayBase.from_list(i64, list(view[0]))
+            properties["strides"] = DenseArrayBase.from_list(i64, list(view[1]))
+        super().__init__(operands=[source], result_types=[result_type], properties=properties)
 
     @property
     def imap_dims(self) -> tuple[int, ...]:
@@ -213,7 +235,7 @@ class InputOp(IRDLOperation):
         source = self.source
         if not (isinstance(source, BlockArgument) and source.block is graph.regions[0].block):
             raise VerifyException("block.input must read an argument of the enclosing kernel.graph")
-        full = tensor_shape(source.type, "source")
+        full = _viewed(self, tensor_shape(source.type, "source"), "source")
         if config is None:
             return
         grid, loops = config
@@ -236,16 +258,29 @@ class OutputOp(IRDLOperation):
     name = "block.output"
     input = operand_def(TensorType)
     omap = prop_def(DenseArrayBase.constr(i64))
+    view = opt_prop_def(DenseArrayBase.constr(i64))
+    """The logical tensor that omap assembles, written through `strides` into the result's
+    storage (a transposed or head-merged output written in place). Absent: the result."""
+    strides = opt_prop_def(DenseArrayBase.constr(i64))
     result = result_def(TensorType)
-    assembly_format = "$input `omap` $omap attr-dict `:` type($input) `->` type($result)"
+    assembly_format = (
+        "$input `omap` $omap (`view` $view^)? (`strides` $strides^)? attr-dict "
+        "`:` type($input) `->` type($result)"
+    )
     traits = traits_def(Pure())
 
-    def __init__(self, input: SSAValue | Operation, omap: Sequence[int], result_type: Attribute):
-        super().__init__(
-            operands=[input],
-            result_types=[result_type],
-            properties={"omap": DenseArrayBase.from_list(i64, list(omap))},
-        )
+    def __init__(
+        self,
+        input: SSAValue | Operation,
+        omap: Sequence[int],
+        result_type: Attribute,
+        view: tuple[Sequence[int], Sequence[int]] | None = None,
+    ):
+        properties: dict[str, Attribute] = {"omap": DenseArrayBase.from_list(i64, list(omap))}
+        if view is not None:
+            properties["view"] = DenseArrayBase.from_list(i64, list(view[0]))
+            properties["strides"] = DenseArrayBase.from_list(i64, list(view[1]))
+        super().__init__(operands=[input], result_types=[result_type], properties=properties)
 
     @property
     def omap_dims(self) -> tuple[int, ...]:
@@ -263,7 +298,7 @@ class OutputOp(IRDLOperation):
             want = shapes.saved_shape(tensor_shape(self.input.type, "tile"), self.omap_dims, grid)
         except shapes.ShapeError as e:
             raise VerifyException(str(e)) from e
-        check_result_shape(tensor_shape(self.result.type, "result"), want)
+        check_result_shape(_viewed(self, tensor_shape(self.result.type, "result"), "result"), want)
         for use in self.result.uses:
             if not isinstance(use.operation, ReturnOp):
                 raise VerifyException("a block.output result may only be used by block.return")

@@ -72,9 +72,10 @@ class Target:
     launch_seconds: float
     """Cost of one more kernel in a CUDA graph replay."""
     memory_latency_seconds: float
-    bulk_copy_default: bool = False
-    """Whether pipelined tiles arrive by bulk copies where nobody asks either way: on one
-    NVIDIA H200 they are correct but slower than cp.async for row-by-row tiles."""
+    default_loads: str = "cp-async"
+    """How pipelined tiles are loaded where nobody asks (`cp-async`, `bulk-rows`, `tma`):
+    cp.async everywhere until TMA is measured faster on the GPU; bulk copies row by row
+    were measured slower on one NVIDIA H200."""
 
     @property
     def name(self) -> str:
@@ -92,6 +93,11 @@ class Target:
     @property
     def bulk_copies(self) -> bool:
         """Copies by the tensor memory accelerator (cp.async.bulk, mbarrier completion)."""
+        return self.capability >= 90
+
+    @property
+    def tensor_maps(self) -> bool:
+        """Tensor-map (TMA) copies of whole tile boxes: cp.async.bulk.tensor."""
         return self.capability >= 90
 
 

@@ -368,6 +368,76 @@ class CpAsyncBulkSharedGlobalOp(_NoResultOp):
 
 
 @irdl_op_definition
+class BarrierSyncOp(IRDLOperation):
+    """bar.sync id, threads: the first `threads` arrivals at named barrier `id` (a multiple
+    of 32) wait for each other; the warps that do not take part go on (a producer warp)."""
+
+    name = "nvvm.bar.sync"
+    barrier_id = prop_def(IntegerAttr[I32], prop_name="id")
+    threads = prop_def(IntegerAttr[I32])
+    assembly_format = "$id `,` $threads attr-dict"
+
+    def __init__(self, barrier_id: int, threads: int):
+        super().__init__(
+            properties={"id": IntegerAttr(barrier_id, i32), "threads": IntegerAttr(threads, i32)}
+        )
+
+    def verify_(self) -> None:
+        bid, n = self.barrier_id.value.data, self.threads.value.data
+        if not 0 <= bid < 16:
+            raise VerifyException(f"named barrier id must be in 0..15, got {bid}")
+        if n < 32 or n % 32:
+            raise VerifyException(
+                f"bar.sync thread count must be a positive multiple of 32, got {n}"
+            )
+
+
+@irdl_op_definition
+class MBarrierArriveOp(_NoResultOp):
+    """mbarrier.arrive.shared::cta.b64: one arrival of this thread on the barrier at `addr`."""
+
+    name = "nvvm.mbarrier.arrive.shared"
+    addr = operand_def(I32)
+    assembly_format = "$addr attr-dict"
+
+    def __init__(self, addr: SSAValue | Operation):
+        super().__init__([addr])
+
+
+@irdl_op_definition
+class CpAsyncBulkTensor2dOp(_NoResultOp):
+    """cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes: the box
+    of the 2-D tensor map at `tmap` (its generic address: a `__grid_constant__` parameter)
+    whose first element is at (`x` innermost, `y`) copied to `dst` (32-bit shared-window
+    address, 1024-byte aligned for the 128-byte swizzle), its bytes counted on `mbar`."""
+
+    name = "nvvm.cp.async.bulk.tensor.2d.shared.global"
+    dst = operand_def(I32)
+    tmap = operand_def(LLVMPointerType)
+    x = operand_def(I32)
+    y = operand_def(I32)
+    mbar = operand_def(I32)
+    assembly_format = "$dst `,` $tmap `[` $x `,` $y `]` `,` $mbar attr-dict `:` type($tmap)"
+
+    def __init__(
+        self,
+        dst: SSAValue | Operation,
+        tmap: SSAValue | Operation,
+        x: SSAValue | Operation,
+        y: SSAValue | Operation,
+        mbar: SSAValue | Operation,
+    ):
+        super().__init__([dst, tmap, x, y, mbar])
+
+    def verify_(self) -> None:
+        space = _address_space(self.tmap)
+        if space not in (None, 0):
+            raise VerifyException(
+                f"the tensor map operand must be a generic pointer, got address space {space}"
+            )
+
+
+@irdl_op_definition
 class FenceProxyAsyncSharedOp(_NoResultOp):
     """fence.proxy.async.shared::cta: orders this thread's ordinary shared-memory accesses
     with later ones of the asynchronous (TMA) proxy."""
@@ -469,6 +539,9 @@ NVVM = Dialect(
         MBarrierArriveExpectTxOp,
         MBarrierTryWaitParityOp,
         CpAsyncBulkSharedGlobalOp,
+        CpAsyncBulkTensor2dOp,
+        MBarrierArriveOp,
+        BarrierSyncOp,
         FenceProxyAsyncSharedOp,
         FenceMBarrierInitOp,
         CvtF32ToBf16Op,

@@ -284,6 +284,9 @@ class OpKind:
     infix: Infix | None = None
     """Pointwise kinds written as an operator in printed expressions."""
     operand_implies: tuple[str, ...] = ()
+    immediate_of: str | None = None
+    """Scaled kinds: the binary kind this is the immediate form of (`x * c`, c a splat
+    constant, is mul_scalar(x) with c as its parameter)."""
     """Kinds the search also needs for each optional operand after the first, in order
     (rms_norm's gain is a multiplication, its bias an addition)."""
 
@@ -671,6 +674,7 @@ MUL_SCALAR = OpKind(
     partials=Partials.PASSES,
     scaling=Scaling.PASSES,
     infix=Infix("*", 2, associative=True),
+    immediate_of="mul",
 )
 """Multiplication by a constant (`scalar`): the pointwise kind with a parameter."""
 
@@ -887,6 +891,9 @@ LAST_DIM_ACCUMULATORS = frozenset(
 )
 SAME_SHAPE_ACCUMULATORS = frozenset(k.name for k in ACCUMULATOR_KINDS if k.same_shape)
 LAYOUT_OPS = _names(lambda k: k.family in (Family.PERMUTE, Family.RESHAPE))
+"""Kinds that only move elements (no arithmetic). The search never generates them: they
+are normalized away before it, into views of the operands and results of the μGraph
+(`mirage.passes.superoptimize.normalize`)."""
 DATA_MOVEMENT = _names(
     lambda k: k.family in (Family.PERMUTE, Family.RESHAPE, Family.CONCAT, Family.CONSTANT)
 )
@@ -961,3 +968,10 @@ EPS_KINDS = _names(lambda k: k.eps)
 """Kinds with an `eps` property (default 0), added to the last dim's mean before any root:
 rms_norm is x / sqrt(mean(x^2) + eps) * gain + bias (gain and bias its optional operands
 after x), accum_mean_last the mean plus eps, accum_rms_last sqrt(mean of squares + eps)."""
+
+
+SCALAR_FORMS: dict[str, str] = {
+    k.immediate_of: k.name for k in OP_KINDS.values() if k.immediate_of is not None
+}
+"""Binary kinds with an immediate form: `x <kind> c`, c a splat constant, is the form's op
+on x with c as its `scalar` property."""

@@ -20,6 +20,7 @@ import numpy as np
 from mirage.dialects.opkinds import BLOCK, OP_KINDS, Family, Loop, OpKind
 from mirage.dialects.semantics.domain import Array, Domain
 from mirage.dialects.shapes import REPLICATE, dim_factors
+from mirage.dialects.strides import store_view, view_of
 from mirage.dialects.ugraph.graph import Graph, Op
 
 if TYPE_CHECKING:
@@ -187,18 +188,28 @@ def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
         family = OP_KINDS[bop.kind].family
         if family is Family.INPUT:
             imap, fdim = bop.ints_attr("imap"), bop.int_attr("forloop_dim")
+            view, strides = bop.layout(body.type_of(bop.operands[0]).shape)
             results = [
                 domain.restructure(
                     operands[0],
-                    lambda a, imap=imap, fdim=fdim: tile_view(a, imap, fdim, grid, loops),
+                    lambda a, imap=imap, fdim=fdim, view=view, strides=strides: tile_view(
+                        view_of(a, view, strides), imap, fdim, grid, loops
+                    ),
                 )
             ]
         elif family is Family.ACCUMULATOR:
             results = [_accumulate(bop, operands, domain, loops)]
         elif family is Family.OUTPUT:
             omap = bop.ints_attr("omap")
+            storage = bop.results[0].shape
+            _, strides = bop.layout(storage)
             results = [
-                domain.restructure(operands[0], lambda a, omap=omap: assemble(a, omap, grid))
+                domain.restructure(
+                    operands[0],
+                    lambda a, omap=omap, storage=storage, strides=strides: store_view(
+                        assemble(a, omap, grid), storage, strides
+                    ),
+                )
             ]
         else:  # a thread.fuse may have several results
             lead = LOOP_LEAD if index < body.loop_end else POST_LEAD

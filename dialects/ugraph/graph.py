@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from mirage.dialects.opkinds import ACCUMULATORS, LAUNCHES
+from mirage.dialects.strides import row_major
 
 if TYPE_CHECKING:
     from xdsl.ir import Attribute
@@ -90,6 +91,21 @@ class Op:
         value = self.attr(name)
         assert isinstance(value, int | float)
         return float(value)
+
+    def layout(self, storage: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """An input iterator's or output saver's logical tensor (the `view` it reads or
+        writes the device tensor of shape `storage` through) and its strides into that
+        tensor's storage: the tensor itself, row-major, where it has no view."""
+        attrs = dict(self.attrs)
+        view, strides = attrs.get("view"), attrs.get("strides")
+        if isinstance(view, tuple) and isinstance(strides, tuple):
+            return tuple(int(n) for n in view), tuple(int(s) for s in strides)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+        return storage, row_major(storage)
+
+    @property
+    def viewed(self) -> bool:
+        """An input iterator or output saver with a strided view."""
+        return any(key == "view" for key, _ in self.attrs)
 
     @property
     def eps(self) -> float:

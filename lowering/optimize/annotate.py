@@ -4,8 +4,9 @@ decisions in the IR as typed attributes (`mirage.lowering.optimize.decisions`), 
 
 A `mirage.stages` set by hand on a graph forces its pipeline depth, wherever the graph
 stands in its function. Options: `arch` (the target: shared memory, tensor cores, bulk
-copies) and `bulk-copy` (pipelined tiles by bulk copies on sm_90; unset: as the target
-prefers, which is cp.async everywhere today).
+copies) and `loads` (how pipelined tiles are loaded: `cp-async`, `bulk-rows` or `tma`, the
+last two on sm_90, see `load_plan`; unset: as the target prefers, which is cp.async
+everywhere today).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from mirage.lowering.optimize.decisions import (
     encode,
     stages_override,
 )
+from mirage.lowering.optimize.load_plan import check_loads
 from mirage.lowering.optimize.plan import Plan, PlanError, plan_graph_op
 
 
@@ -70,11 +72,15 @@ def annotate(graph: Operation, plan: Plan) -> None:
     graph.attributes[BARRIERS] = IntegerAttr(plan.barriers, i64)
 
 
-def bulk_copies(target: Target, asked: bool | None) -> bool:
-    return target.bulk_copy_default if asked is None else asked
+def loads_for(target: Target, asked: str | None) -> str:
+    """The load strategy asked for, or the target's default; an unknown name is an error."""
+    try:
+        return check_loads(target.default_loads if asked is None else asked)
+    except ValueError as e:
+        raise LoweringError(str(e)) from None
 
 
-def plan_for(op: Op, target: Target, bulk_copy: bool | None = None) -> Plan:
+def plan_for(op: Op, target: Target, loads: str | None = None) -> Plan:
     """The plan of model graph op `op`: the one `plan-ugraph` recorded on it, or else the
     planner's (honouring the op's own `mirage.stages`)."""
     body = op.body
@@ -99,7 +105,7 @@ def plan_for(op: Op, target: Target, bulk_copy: bool | None = None) -> Plan:
         op.int_attr("forloop_range"),
         target,
         stages_override(op),
-        bulk_copies(target, bulk_copy),
+        loads_for(target, loads),
     )
 
 
@@ -109,10 +115,11 @@ class PlanUgraph(ModulePass):
 
     name = "plan-ugraph"
     arch: str = "sm_90a"
-    bulk_copy: bool | None = None
+    loads: str | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = target_for(self.arch)
+        loads = loads_for(target, self.loads)  # a bad name is an error with or without graphs
         for graph in op.walk():
             if not isinstance(graph, GraphOp):
                 continue
@@ -130,7 +137,7 @@ class PlanUgraph(ModulePass):
                     graph.loop_range,
                     target,
                     forced.value.data if isinstance(forced, IntegerAttr) else None,
-                    bulk_copies(target, self.bulk_copy),
+                    loads,
                 )
             except PlanError as e:
                 raise LoweringError(f"{where}: {e}") from None

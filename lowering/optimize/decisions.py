@@ -28,7 +28,8 @@ from xdsl.utils.exceptions import VerifyException
 from mirage.dialects.hardware import target_for
 from mirage.dialects.ugraph.convert import dtype_name
 from mirage.dialects.ugraph.graph import Graph, Op
-from mirage.lowering.optimize.layout import Tile
+from mirage.lowering.optimize.layout import SWIZZLE_BYTES, Tile
+from mirage.lowering.optimize.load_plan import LOADS, TMA_DTYPES, TensorMapPlan
 from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, broadcast_batch
 
 MMA_KINDS = ("mma.sync.m16n8k16", "fma")
@@ -98,6 +99,7 @@ class TileAttr(ParametrizedAttribute):
     finalize: StringAttr
     factor: FloatData
     eps: FloatData
+    swizzle: IntAttr
 
     @staticmethod
     def of(tile: Tile) -> TileAttr:
@@ -112,6 +114,7 @@ class TileAttr(ParametrizedAttribute):
             StringAttr(kind),
             FloatData(factor),
             FloatData(eps),
+            IntAttr(tile.swizzle),
         )
 
     def tile(self) -> Tile:
@@ -123,12 +126,25 @@ class TileAttr(ParametrizedAttribute):
             stages=self.stages.data,
             finalize=(self.finalize.data, self.factor.data, self.eps.data),
             offset=self.offset.data,
+            swizzle=self.swizzle.data,
         )
 
     def verify(self) -> None:
         _one_of("tile finalize", self.finalize.data, FINALIZE)
         if not self.shape.data or any(d.data < 1 for d in self.shape.data):
             raise VerifyException("a tile's shape must have positive extents")
+        if self.swizzle.data not in (0, SWIZZLE_BYTES):
+            raise VerifyException(
+                f"a tile's swizzle must be 0 or {SWIZZLE_BYTES}, got {self.swizzle.data}"
+            )
+        if self.swizzle.data:
+            shape = _values(self.shape)
+            tile = self.tile()
+            if len(shape) != 2 or (shape[-1] * tile.esize) % SWIZZLE_BYTES:
+                raise VerifyException(
+                    f"a swizzled tile must be 2-D with rows of a multiple of {SWIZZLE_BYTES} "
+                    f"bytes, got {'x'.join(map(str, shape))}x{self.dtype.data}"
+                )
 
     def print_parameters(self, printer: Printer) -> None:
         shape = _values(self.shape)
@@ -140,6 +156,8 @@ class TileAttr(ParametrizedAttribute):
             text += f", planes {self.planes.data}"
         if self.stages.data != 1:
             text += f", stages {self.stages.data}"
+        if self.swizzle.data:
+            text += f", swizzle {self.swizzle.data}"
         if self.finalize.data:
             text += f", {self.finalize.data} {_float_text(self.factor.data)}"
             if self.eps.data:
@@ -150,7 +168,13 @@ class TileAttr(ParametrizedAttribute):
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
         parser.parse_punctuation("<")
         dims, element = parser.parse_ranked_shape()
-        fields = {"offset": -1, "pitch": dims[-1] if dims else 1, "planes": 1, "stages": 1}
+        fields = {
+            "offset": -1,
+            "pitch": dims[-1] if dims else 1,
+            "planes": 1,
+            "stages": 1,
+            "swizzle": 0,
+        }
         finalize, factor, eps = "", 1.0, 0.0
         while parser.parse_optional_punctuation(",") is not None:
             key = parser.parse_identifier()
@@ -173,6 +197,7 @@ class TileAttr(ParametrizedAttribute):
             StringAttr(finalize),
             FloatData(factor),
             FloatData(eps),
+            IntAttr(fields["swizzle"]),
         ]
 
 
@@ -335,7 +360,7 @@ class TaskAttr(ParametrizedAttribute):
         return [StringAttr(kind), IntAttr(op), _ints(reads), _ints(writes), IntAttr(phase)]
 
 
-_PLAN_NUMBERS = ("stages", "smem", "bulk", "scratch", "mbarriers", "values")
+_PLAN_NUMBERS = ("stages", "smem", "loads", "scratch", "mbarriers", "values")
 _PLAN_LISTS = ("hoisted", "streamed", "rows", "fused")
 _PLAN_PAIRS = ("converts", "rescale")
 _PLAN_TASKS = ("pre", "invariant", "loop", "post")
@@ -350,7 +375,8 @@ class PlanAttr(ParametrizedAttribute):
 
     arch: StringAttr
     numbers: ArrayAttr[IntAttr]
-    """stages, shared-memory bytes, bulk copies (0/1), scratch offset, mbarrier offset, and
+    """stages, shared-memory bytes, the load strategy (its index in `LOADS`: 0 cp-async,
+    1 bulk-rows, 2 tma), scratch offset, mbarrier offset, and
     the number of values (the graph's and the plan's own)."""
     lists: ArrayAttr[ArrayAttr[IntAttr]]
     """Hoisted and streamed input iterators, row accumulators kept in registers, and fused
@@ -369,6 +395,12 @@ class PlanAttr(ParametrizedAttribute):
             raise VerifyException("mirage.plan: malformed")
         if len(self.tile_values.data) != len(self.tiles.data):
             raise VerifyException("mirage.plan: one value per extra tile")
+        loads = self.numbers.data[_PLAN_NUMBERS.index("loads")].data
+        if not 0 <= loads < len(LOADS):
+            raise VerifyException(
+                f"mirage.plan: loads must be 0 to {len(LOADS) - 1} "
+                f"({', '.join(LOADS)}), got {loads}"
+            )
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.arch.data}")
@@ -442,6 +474,86 @@ class PlanAttr(ParametrizedAttribute):
         ]
 
 
+@irdl_attr_definition
+class TensorMapAttr(ParametrizedAttribute):
+    """A tensor map a kernel takes (on its `gpu.launch_func`, in kernel-parameter order):
+    `#mirage.tensor_map<source 1, dims [6144, 4096], row_stride 12288, box [64, 64], f16,
+    swizzle 128>`, for the tensor of kernel parameter `source`; dims and box innermost
+    first, in elements; the row stride in bytes."""
+
+    name = "mirage.tensor_map"
+
+    source: IntAttr
+    dims: ArrayAttr[IntAttr]
+    row_stride: IntAttr
+    box: ArrayAttr[IntAttr]
+    dtype: StringAttr
+    swizzle: IntAttr
+
+    @staticmethod
+    def of(m: TensorMapPlan) -> TensorMapAttr:
+        return TensorMapAttr(
+            IntAttr(m.param),
+            _ints(m.dims),
+            IntAttr(m.row_stride),
+            _ints(m.box),
+            StringAttr(m.dtype),
+            IntAttr(m.swizzle),
+        )
+
+    def verify(self) -> None:
+        _one_of("tensor map element type", self.dtype.data, tuple(TMA_DTYPES))
+        if len(self.dims.data) != 2 or len(self.box.data) != 2:
+            raise VerifyException("a tensor map has 2 dims and a 2-D box")
+        if any(d.data < 1 for d in (*self.dims.data, *self.box.data)):
+            raise VerifyException("tensor map dims and box must be positive")
+        if self.row_stride.data % 16:
+            raise VerifyException(
+                f"a tensor map's row stride must be a multiple of 16 bytes, got "
+                f"{self.row_stride.data}"
+            )
+        if self.swizzle.data not in (0, 32, 64, SWIZZLE_BYTES):
+            raise VerifyException(
+                f"tensor map swizzle must be 0, 32, 64 or 128, got {self.swizzle.data}"
+            )
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<source {self.source.data}, dims ")
+        _print_ints(printer, _values(self.dims))
+        printer.print_string(f", row_stride {self.row_stride.data}, box ")
+        _print_ints(printer, _values(self.box))
+        printer.print_string(f", {self.dtype.data}, swizzle {self.swizzle.data}>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        parser.parse_punctuation("<")
+        parser.parse_keyword("source")
+        source = parser.parse_integer()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("dims")
+        dims = _parse_ints(parser)
+        parser.parse_punctuation(",")
+        parser.parse_keyword("row_stride")
+        stride = parser.parse_integer()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("box")
+        box = _parse_ints(parser)
+        parser.parse_punctuation(",")
+        dtype = parser.parse_identifier()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("swizzle")
+        swizzle = parser.parse_integer()
+        parser.parse_punctuation(">")
+        return [
+            IntAttr(source),
+            _ints(dims),
+            IntAttr(stride),
+            _ints(box),
+            StringAttr(dtype),
+            IntAttr(swizzle),
+        ]
+
+
 _A = TypeVar("_A", bound=Attribute)
 
 
@@ -452,10 +564,12 @@ def _expect(parser: AttrParser, kind: type[_A]) -> _A:
     return attr
 
 
-MirageAttrs = Dialect("mirage", [], [TileAttr, MmaAttr, TaskAttr, PlanAttr])
+MirageAttrs = Dialect("mirage", [], [TileAttr, MmaAttr, TaskAttr, PlanAttr, TensorMapAttr])
 """The plan's attributes (and the namespace of `mirage.*` discardable attributes)."""
 
 TILE, FUSED, MMA, PLAN = "mirage.tile", "mirage.fused", "mirage.mma", "mirage.plan"
+TENSOR_MAPS = "mirage.tensor_maps"
+"""On a `gpu.launch_func`: the `TensorMapAttr`s its kernel takes after the pointers."""
 STAGES, SMEM_BYTES, BARRIERS = "mirage.stages", "mirage.smem_bytes", "mirage.barriers"
 
 
@@ -479,7 +593,7 @@ def encode(plan: Plan, set_attr: Callable[[int, str, Attribute], None]) -> PlanA
     numbers = (
         plan.stages,
         plan.smem_bytes,
-        int(plan.bulk),
+        LOADS.index(plan.loads),
         plan.scratch,
         plan.mbarriers,
         plan.next_value,
@@ -535,8 +649,8 @@ def decode(graph_op: Op, attr: PlanAttr) -> Plan:
         mma = op.annotation(MMA)
         if isinstance(mma, MmaAttr):
             plan.matmuls[index] = mma.matmul(body, index, results[0])
-    stages, smem, bulk, scratch, mbarriers, values = _values(attr.numbers)
-    plan.stages, plan.smem_bytes, plan.bulk = stages, smem, bool(bulk)
+    stages, smem, loads, scratch, mbarriers, values = _values(attr.numbers)
+    plan.stages, plan.smem_bytes, plan.loads = stages, smem, LOADS[loads]
     plan.scratch, plan.mbarriers, plan.next_value = scratch, mbarriers, values
     hoisted, streamed, rows, fused = (_values(a) for a in attr.lists.data)
     plan.hoisted, plan.streamed = set(hoisted), list(streamed)

@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 from mirage.dialects.ugraph.graph import DTYPE_BYTES
 
 ALIGN = 16
+SWIZZLE_BYTES = 128
+"""Row bytes of a panel of a swizzled tile."""
+SWIZZLE_ATOM = 1024
+"""8 rows of 128 bytes: the period of the 128-byte swizzle, and its alignment."""
 
 
 def align_up(n: int, a: int = ALIGN) -> int:
@@ -45,6 +49,9 @@ class Tile:
     finalize: tuple[str, float, float] = ("", 1.0, 0.0)
     """Applied when read: ('scale', c, eps) gives c x + eps, ('rms', c, eps) sqrt(c x + eps)."""
     offset: int = -1
+    swizzle: int = 0
+    """128: column panels of 128-byte rows, 16-byte chunks swizzled (see above); 0: rows
+    `pitch` elements apart."""
     strides: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -60,11 +67,35 @@ class Tile:
         return DTYPE_BYTES[self.dtype]
 
     @property
+    def rows(self) -> int:
+        return math.prod(self.shape[:-1])
+
+    @property
+    def panel_elems(self) -> int:
+        """Elements of a row of one panel of a swizzled tile."""
+        return SWIZZLE_BYTES // self.esize
+
+    @property
+    def panels(self) -> int:
+        return self.shape[-1] // self.panel_elems if self.swizzle else 1
+
+    @property
+    def panel_bytes(self) -> int:
+        """Bytes from one panel of a swizzled tile to the next (whole swizzle atoms)."""
+        return align_up(self.rows * SWIZZLE_BYTES, SWIZZLE_ATOM)
+
+    @property
+    def alignment(self) -> int:
+        return SWIZZLE_ATOM if self.swizzle else ALIGN
+
+    @property
     def copy_bytes(self) -> int:
-        """One plane of one stage, padded to 16 bytes."""
+        """One plane of one stage, padded to 16 bytes (to whole atoms when swizzled)."""
+        if self.swizzle:
+            return self.panels * self.panel_bytes
         if not self.shape:
             return ALIGN
-        rows = self.shape[0] * self.strides[0] if len(self.shape) >= 2 else self.shape[0]
+        rows = self.shape[0] * self.strides[0] if len(self.shape) >= 2 else math.prod(self.shape)
         return align_up(rows * self.esize)
 
     @property
@@ -80,4 +111,6 @@ class Tile:
             extra += f" planes {self.planes}"
         if self.stages > 1:
             extra += f" stages {self.stages}"
+        if self.swizzle:
+            extra += f" swizzle {self.swizzle}"
         return f"{dims}x{self.dtype} @{self.offset}{extra}"

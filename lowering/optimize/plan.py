@@ -39,6 +39,7 @@ from mirage.dialects.opkinds import (
 )
 from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS as ACCUMULATOR_KINDS_TUPLE
 from mirage.dialects.ugraph.graph import Graph, Op
+from mirage.lowering.optimize import load_plan
 from mirage.lowering.optimize.layout import ALIGN, Tile, align_up, row_pitch
 
 ELEMENTWISE_CLASS = FUSED
@@ -189,13 +190,13 @@ class Plan:
     loop: list[Task] = field(default_factory=lambda: [])
     post: list[Task] = field(default_factory=lambda: [])
     smem_bytes: int = 0
-    bulk: bool = False
-    """Pipelined tiles arrive by TMA bulk copies, counted on one mbarrier per stage."""
+    loads: str = load_plan.CP_ASYNC
+    """How pipelined tiles arrive (`mirage.lowering.optimize.load_plan`)."""
     scratch: int = -1
     """Shared-memory offset of one f32 per warp for reductions across warps
     (`wide_group`), or -1 where no reduction needs them."""
     mbarriers: int = 0
-    """Shared-memory offset of the stages' mbarriers (8 bytes each) when `bulk`."""
+    """Shared-memory offset of the stages' mbarriers (`load_plan.mbarrier_bytes`)."""
     register_rows: set[int] = field(default_factory=lambda: set())
     """Row accumulators (accum_*_last) whose partial sums stay in registers in the loop."""
     rescale_max: dict[int, int] = field(default_factory=lambda: {})
@@ -205,6 +206,18 @@ class Plan:
     @property
     def warps(self) -> int:
         return self.threads // 32
+
+    @property
+    def launch_threads(self) -> int:
+        return load_plan.launch_threads(self.loads, self.threads)
+
+    def tensor_maps(self) -> list[load_plan.TensorMapPlan]:
+        if self.loads != load_plan.TMA:
+            return []
+        producer = self.producer()
+        return load_plan.tensor_maps(
+            self.graph, self.streamed, self.tiles, lambda v: producer[v][1].operands[0]
+        )
 
     def new_value(self) -> int:
         v = self.next_value
@@ -226,7 +239,8 @@ class Plan:
     def describe(self) -> str:
         lines = [
             f"threads {self.threads}, loop {self.loops}, stages {self.stages}, "
-            f"shared memory {self.smem_bytes} bytes, {self.barriers} barrier(s) per iteration"
+            f"loads {self.loads}, shared memory {self.smem_bytes} bytes, "
+            f"{self.barriers} barrier(s) per iteration"
         ]
         for v in sorted(self.tiles):
             lines.append(f"  %{v}: {self.tiles[v].describe()}")
@@ -292,7 +306,7 @@ class Planner:
         loops: int,
         target: Target = SM_90A,
         stages: int | None = None,
-        bulk_copy: bool = False,
+        loads: str = load_plan.CP_ASYNC,
     ):
         threads = math.prod(block)
         self.plan = Plan(graph, (grid[0], grid[1], grid[2]), threads, loops, target)
@@ -300,7 +314,7 @@ class Planner:
         self.uses = _uses(graph)
         self.producer = self.plan.producer()
         self.forced_stages = stages
-        self.bulk_copy = bulk_copy
+        self.loads = load_plan.check_loads(loads)
         self.ldmatrix_values: set[int] = set()
         self.results = [results for _, results in graph.result_ids()]
         self.chains: dict[int, list[int]] = {}
@@ -665,26 +679,6 @@ class Planner:
                 Task("convert", twin, self._materialized([src]), (twin,))
             )
 
-    def _bulk_copies(self) -> bool:
-        """Where asked (`bulk_copy`) and the target has bulk copies (sm_90), pipelined tiles
-        whose rows are whole 16-byte runs in both memories are copied row by row by the TMA
-        unit (cp.async.bulk, completion on an mbarrier per stage): one instruction per row
-        instead of one per 16 bytes. Measured on one NVIDIA H200 it is correct but 2-5x
-        slower than cp.async for the benchmark tiles (rows of 128 bytes;
-        benchmarks/RESULTS.md, run 8), so no target asks for it by default; tiles of whole
-        tensor-map boxes are what TMA is fast at."""
-        p = self.plan
-        if not self.bulk_copy or not p.target.bulk_copies or not p.streamed or p.loops < 2:
-            return False
-        for v in p.streamed:
-            t = p.tiles[v]
-            full = p.graph.type_of(self.producer[v][1].operands[0]).shape
-            if (t.shape[-1] * t.esize) % 16 or (full[-1] * t.esize) % 16:
-                return False
-            if len(t.shape) >= 2 and (t.pitch * t.esize) % 16:
-                return False
-        return True
-
     def _rows_in_registers(self, op: Op) -> bool:
         shape = self.plan.graph.type_of(op.operands[0]).shape
         outputs = math.prod(shape[:-1])
@@ -738,12 +732,24 @@ class Planner:
     def _allocate(self) -> None:
         p = self.plan
         limit = p.target.shared_memory_per_block
+        p.loads = load_plan.choose_loads(
+            self.loads,
+            p.target,
+            p.streamed,
+            p.loops,
+            p.threads,
+            p.tiles,
+            lambda v: p.graph.type_of(self.producer[v][1].operands[0]).shape,
+            lambda v: self.producer[v][1].viewed,
+        )
+        load_plan.swizzle_streamed(p.loads, p.streamed, p.tiles)
         per_iteration = sum(p.tiles[v].copy_bytes for v in p.streamed)
         if self.forced_stages is not None:
             candidates = [max(1, min(self.forced_stages, p.loops))]
         elif p.streamed and p.loops > 1:
-            want = 1 + math.ceil(PIPELINE_BYTES_IN_FLIGHT / max(per_iteration, 1))
-            top = max(2, min(p.loops, MAX_STAGES, want))
+            top = load_plan.depth_candidates(
+                p.loads, p.loops, per_iteration, PIPELINE_BYTES_IN_FLIGHT, MAX_STAGES
+            )
             candidates = list(range(top, 0, -1))
         else:
             candidates = [1]
@@ -763,10 +769,12 @@ class Planner:
             wanted = max(wanted, 2)
             candidates = [s for s in candidates if s <= 3] or candidates
         budget = limit // wanted
-        p.bulk = self._bulk_copies()
         scratch = align_up(4 * (p.threads // 32)) if _wide_reductions(p.graph, p.threads) else 0
+        slack = load_plan.alignment_slack(p.loads)
         fitting = [
-            s for s in candidates if _with_stages(p, s) + _mbarrier_bytes(p, s) + scratch <= budget
+            s
+            for s in candidates
+            if _with_stages(p, s) + _mbarrier_bytes(p, s) + scratch + slack <= budget
         ]
         candidates = fitting or candidates
         last_error = ""
@@ -775,12 +783,13 @@ class Planner:
             for v in p.streamed:
                 p.tiles[v].stages = stages
             size = _assign_offsets(p)
-            if size + _mbarrier_bytes(p, stages) + scratch <= limit:
+            if size + _mbarrier_bytes(p, stages) + scratch + slack <= limit:
                 p.mbarriers = size
                 p.smem_bytes = size + _mbarrier_bytes(p, stages)
                 if scratch:
                     p.scratch = p.smem_bytes
                     p.smem_bytes += scratch
+                p.smem_bytes += slack
                 return
             last_error = (
                 f"block graph needs {size} bytes of shared memory with {stages} pipeline "
@@ -790,7 +799,7 @@ class Planner:
 
 
 def _mbarrier_bytes(p: Plan, stages: int) -> int:
-    return align_up(8 * stages) if p.bulk else 0
+    return load_plan.mbarrier_bytes(p.loads, stages)
 
 
 def _with_stages(p: Plan, stages: int) -> int:
@@ -913,7 +922,7 @@ def _assign_offsets(p: Plan) -> int:
         for off, end in conflicts:
             if offset + size <= off:
                 break
-            offset = max(offset, end)
+            offset = align_up(max(offset, end), tile.alignment)
         tile.offset = offset
         placed.append((offset, offset + size, v))
     return max((end for _, end, _ in placed), default=0)
@@ -926,9 +935,9 @@ def plan_graph_op(
     loops: int,
     target: Target = SM_90A,
     stages: int | None = None,
-    bulk_copy: bool = False,
+    loads: str = load_plan.CP_ASYNC,
 ) -> Plan:
-    return Planner(body, grid, block, loops, target, stages, bulk_copy).run()
+    return Planner(body, grid, block, loops, target, stages, loads).run()
 
 
 __all__ = [

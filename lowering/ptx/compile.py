@@ -9,9 +9,15 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, SSAValue
 
 from mirage.dialects.ugraph.convert import type_from_ir
+from mirage.lowering.optimize.decisions import TENSOR_MAPS, TensorMapAttr
 from mirage.lowering.ptx.emit import check_arch, lowered, ptx_from_llvm_ir
 from mirage.lowering.ptx.llvm_ir import to_llvmlite
-from mirage.lowering.runtime.program import BufferSpec, CompiledProgram, KernelLaunch
+from mirage.lowering.runtime.program import (
+    BufferSpec,
+    CompiledProgram,
+    KernelLaunch,
+    TensorMapSpec,
+)
 from mirage.lowering.runtime.ptxas import assemble_ptx
 
 
@@ -54,8 +60,23 @@ def launches_of(
         block = (_const(op.blockSizeX), _const(op.blockSizeY), _const(op.blockSizeZ))
         smem = _const(op.dynamicSharedMemorySize) if op.dynamicSharedMemorySize else 0
         params = tuple(args.index(a) for a in op.kernelOperands)  # pyright: ignore[reportArgumentType]
+        maps = op.attributes.get(TENSOR_MAPS)
+        specs = tuple(
+            TensorMapSpec(
+                buffer=params[m.source.data],
+                dims=tuple(d.data for d in m.dims.data),
+                strides=(m.row_stride.data,),
+                box=tuple(d.data for d in m.box.data),
+                swizzle=m.swizzle.data,
+                dtype=m.dtype.data,
+            )
+            for m in (cast(ArrayAttr[Attribute], maps).data if isinstance(maps, ArrayAttr) else ())
+            if isinstance(m, TensorMapAttr)
+        )
         launches.append(
-            KernelLaunch(op.kernel.nested_references.data[-1].data, grid, block, smem, params)
+            KernelLaunch(
+                op.kernel.nested_references.data[-1].data, grid, block, smem, params, specs
+            )
         )
     return tuple(buffers), int(n_in.value.data), int(n_out.value.data), tuple(launches)
 
@@ -64,13 +85,13 @@ def compile_function(
     function: func.FuncOp,
     arch: str = "sm_90a",
     assemble: bool = False,
-    bulk_copy: bool | None = None,
+    loads: str | None = None,
 ) -> CompiledProgram:
     """Lower `function` (kernel-dialect ops) and build PTX for `arch`; with `assemble`, the
-    cubin too (ptxas or nvJitLink must be installed). `bulk_copy`: as `plan-ugraph`'s."""
+    cubin too (ptxas or nvJitLink must be installed). `loads`: as `plan-ugraph`'s."""
     check_arch(arch)
     module = ModuleOp([function.clone()])
-    low = lowered(module, arch, bulk_copy)
+    low = lowered(module, arch, loads)
     return _build(low, function, arch, assemble)
 
 

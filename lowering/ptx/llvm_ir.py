@@ -8,6 +8,9 @@ drives it and fixes what it gets wrong for GPU code:
   them opaque pointer types;
 - calling conventions and function attributes were dropped: kernels (`nvvm.kernel`) get
   the `ptx_kernel` convention, and `nvvm.maxntid` becomes the function attribute;
+- parameters listed in `nvvm.grid_constant` (tensor maps) become `byval([128 x i8])
+  align 64 "nvvm.grid_constant"`: a `.param .align 64 .b8 [128]` whose generic address
+  (cvta.param) the kernel uses in place;
 - bf16 has no LLVM type there: our lowering never emits one (bf16 data moves as i16 and
   converts through the nvvm dialect).
 """
@@ -40,6 +43,17 @@ class _FunctionAttributes(ir.values.FunctionAttributes):
         return [*super()._to_list(ret_type), *self.extra]
 
 
+TENSOR_MAP_BYTES = 128
+
+
+class _GridConstant(ir.values.ArgumentAttributes):
+    """A 128-byte `__grid_constant__` parameter: llvmlite cannot spell a typed byval of an
+    opaque pointer nor string attributes."""
+
+    def _to_list(self, typ: ir.Type) -> list[str]:
+        return [f"byval([{TENSOR_MAP_BYTES} x i8])", "align 64", '"nvvm.grid_constant"']
+
+
 def _llvm_ops(module: Operation) -> Iterable[Operation]:
     """The llvm ops of `module`: those of its gpu.module if it has one, else its own."""
     from xdsl.dialects import gpu
@@ -69,6 +83,10 @@ def _declare(op: llvm.FuncOp, module: ir.Module) -> None:
         extra.append(f'"nvvm.maxntid"="{",".join(map(str, dims))}"')
     if extra:
         fn.attributes = _FunctionAttributes(extra)
+    grid_constants = op.attributes.get("nvvm.grid_constant")
+    if isinstance(grid_constants, DenseArrayBase):
+        for index in grid_constants.get_values():  # pyright: ignore[reportUnknownVariableType]
+            fn.args[int(index)].attributes = _GridConstant()  # pyright: ignore[reportUnknownArgumentType]
 
 
 def _gep(op: llvm.GEPOp, builder: ir.IRBuilder, values: dict[SSAValue, ir.Value]) -> None:

@@ -1,7 +1,7 @@
 """mirage-opt targets: `-t llvm`, `-t ptx{arch=sm_90a}`, `-t cubin{arch=sm_90a}`.
 
 Each takes a module lowered by `lower-to-llvm`, or a module of kernel-dialect functions
-(lowered on the way, with `bulk-copy` as `plan-ugraph`'s). `arch` names a `Target`
+(lowered on the way, with `loads` as `plan-ugraph`'s). `arch` names a `Target`
 (`mirage.dialects.hardware`); any other is one error. `-t cubin` writes the built program's
 descriptor (JSON, as `CompiledProgram.to_json` writes it) with the cubin embedded, ready
 for the runtime.
@@ -25,22 +25,22 @@ from mirage.lowering.ptx.emit import check_arch, llvm_ir, ptx
 class LLVMIRTarget(Target):
     name = "llvm"
     arch: str = "sm_90a"
-    bulk_copy: bool | None = None
+    loads: str | None = None
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(llvm_ir(module, check_arch(self.arch), self.bulk_copy))
+        output.write(llvm_ir(module, check_arch(self.arch), self.loads))
 
 
 @dataclass(frozen=True)
 class PTXTarget(Target):
     name = "ptx"
     arch: str = "sm_90a"
-    bulk_copy: bool | None = None
+    loads: str | None = None
     short_ptr: bool = True
     """32-bit shared-memory pointers (LLVM's --nvptx-short-ptr), as CUDA's own code uses."""
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(ptx(module, check_arch(self.arch), self.bulk_copy, self.short_ptr))
+        output.write(ptx(module, check_arch(self.arch), self.loads, self.short_ptr))
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class CubinTarget(Target):
     arch: str = "sm_90a"
     function: str = ""
     """Which function to build (default: the only one)."""
-    bulk_copy: bool | None = None
+    loads: str | None = None
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         check_arch(self.arch)
@@ -64,7 +64,5 @@ class CubinTarget(Target):
         if "mirage.buffers" in chosen[0].attributes:  # lowered already (-p lower-to-llvm)
             program = compile_lowered(module, chosen[0], self.arch, assemble=True)
         else:
-            program = compile_function(
-                chosen[0], self.arch, assemble=True, bulk_copy=self.bulk_copy
-            )
+            program = compile_function(chosen[0], self.arch, assemble=True, loads=self.loads)
         output.write(program.to_json())

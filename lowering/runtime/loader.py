@@ -15,6 +15,7 @@ from mirage.lowering.runtime.cubin_cache import ModuleCache
 from mirage.lowering.runtime.errors import ArgumentError, AssembleError, CudaError
 from mirage.lowering.runtime.program import BufferSpec, CompiledProgram, KernelLaunch
 from mirage.lowering.runtime.streams import stream_handle
+from mirage.lowering.runtime.tensor_maps import TensorMaps
 
 DEFAULT_DYNAMIC_SHARED = 48 * 1024
 """Dynamic shared memory a kernel may use without raising its limit first."""
@@ -122,6 +123,7 @@ class LoadedProgram:
         self._configure_kernels()
         self._scratch = [driver.DeviceBuffer(b.nbytes) for b in program.intermediates]
         self._staging: dict[tuple[str, int], driver.DeviceBuffer] = {}
+        self._tensor_maps = TensorMaps()
 
     def _load(self, cache: ModuleCache) -> tuple[Any, str]:
         program, cap = self.program, self.device.capability
@@ -187,9 +189,17 @@ class LoadedProgram:
 
     def _launch_one(self, launch: KernelLaunch, ptrs: Sequence[int], s: Any) -> None:
         values = np.array([ptrs[a] for a in launch.args], dtype=np.uint64)
-        # kernelParams is an array of pointers, each to one parameter's value.
-        addresses = values.ctypes.data + 8 * np.arange(len(values), dtype=np.uint64)
-        params = addresses.ctypes.data if len(values) else 0
+        # kernelParams is an array of pointers, each to one parameter's value: the pointers,
+        # then the 128-byte tensor maps (the driver copies them all at the launch)
+        maps = [self._tensor_maps.get(m, ptrs[m.buffer]) for m in launch.tensor_maps]
+        addresses = np.array(
+            [
+                *(values.ctypes.data + 8 * i for i in range(len(values))),
+                *(m.ctypes.data for m in maps),
+            ],
+            dtype=np.uint64,
+        )
+        params = addresses.ctypes.data if len(addresses) else 0
         driver.call(
             "cuLaunchKernel",
             self._functions[launch.name],

@@ -6,8 +6,10 @@ only, so a built kernel can be saved beside its PTX and run where only cuda-pyth
 numpy are installed.
 
 Buffers are numbered: the program's inputs first, then its outputs, then intermediates
-(device scratch the runtime allocates). Every kernel parameter is a pointer to one buffer,
-in the order `KernelLaunch.args` lists their indices.
+(device scratch the runtime allocates). A kernel's parameters are pointers to buffers, in
+the order `KernelLaunch.args` lists their indices, then the 128-byte tensor maps of
+`KernelLaunch.tensor_maps` (TMA copies), which the runtime encodes for each buffer address
+(`cuTensorMapEncodeTiled`).
 """
 
 from __future__ import annotations
@@ -74,6 +76,72 @@ class BufferSpec:
         return f"{'x'.join(map(str, self.shape))}x{self.dtype}"
 
 
+TENSOR_MAP_SWIZZLES = (0, 32, 64, 128)
+
+
+@dataclass(frozen=True)
+class TensorMapSpec:
+    """A 2-D tiled tensor map over one buffer: what `cuTensorMapEncodeTiled` is given,
+    besides the buffer's address."""
+
+    buffer: int
+    dims: tuple[int, ...]
+    """Elements, innermost first."""
+    strides: tuple[int, ...]
+    """Bytes between consecutive indices of dims 1, 2, ... (one fewer than dims)."""
+    box: tuple[int, ...]
+    """Elements of one copy, innermost first."""
+    swizzle: int
+    """Bytes of the shared-memory swizzle span: 0 (none), 32, 64 or 128."""
+    dtype: str
+
+    def __post_init__(self) -> None:
+        b = self.buffer
+        if isinstance(b, bool) or not isinstance(b, int) or b < 0:  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ProgramError(f"tensor map buffer must be a buffer index, got {b!r}")
+        dims = _dims("tensor map dims", self.dims)
+        object.__setattr__(self, "dims", dims)
+        object.__setattr__(self, "box", _dims("tensor map box", self.box, len(dims)))
+        object.__setattr__(
+            self, "strides", _dims("tensor map strides", self.strides, len(dims) - 1)
+        )
+        if any(s % 16 for s in self.strides):
+            raise ProgramError(f"tensor map strides must be multiples of 16, got {self.strides}")
+        if any(n > 256 for n in self.box):
+            raise ProgramError(f"tensor map box extents must be at most 256, got {self.box}")
+        if self.swizzle not in TENSOR_MAP_SWIZZLES:
+            raise ProgramError(f"tensor map swizzle must be 0, 32, 64 or 128, got {self.swizzle!r}")
+        if self.dtype not in DTYPE_BYTES:
+            raise ProgramError(f"tensor map dtype must be one of {', '.join(DTYPE_BYTES)}")
+        inner = self.box[0] * DTYPE_BYTES[self.dtype]
+        if inner % 16 or (self.swizzle and inner > self.swizzle):
+            raise ProgramError(
+                f"a tensor map box row of {inner} bytes must be a multiple of 16"
+                + (f" and at most the swizzle of {self.swizzle}" if self.swizzle else "")
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "buffer": self.buffer,
+            "dims": list(self.dims),
+            "strides": list(self.strides),
+            "box": list(self.box),
+            "swizzle": self.swizzle,
+            "dtype": self.dtype,
+        }
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> TensorMapSpec:
+        return TensorMapSpec(
+            buffer=d["buffer"],
+            dims=tuple(d["dims"]),
+            strides=tuple(d["strides"]),
+            box=tuple(d["box"]),
+            swizzle=d["swizzle"],
+            dtype=d["dtype"],
+        )
+
+
 @dataclass(frozen=True)
 class KernelLaunch:
     """One launch of the kernel `name` (an entry of the PTX module)."""
@@ -85,6 +153,8 @@ class KernelLaunch:
     """Dynamic shared memory per block, in bytes."""
     args: tuple[int, ...]
     """Buffer indices, passed as pointer parameters in this order."""
+    tensor_maps: tuple[TensorMapSpec, ...] = ()
+    """Passed after the pointers, 128 bytes each."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -105,6 +175,13 @@ class KernelLaunch:
                     f"args of kernel {self.name} must be buffer indices, got {self.args!r}"
                 )
         object.__setattr__(self, "args", tuple(args))
+        maps: list[Any] = list(self.tensor_maps)  # pyright: ignore[reportUnknownArgumentType]
+        for m in maps:
+            if not isinstance(m, TensorMapSpec):
+                raise ProgramError(
+                    f"tensor maps of kernel {self.name} must be TensorMapSpec values"
+                )
+        object.__setattr__(self, "tensor_maps", tuple(maps))
 
     @property
     def threads(self) -> int:
@@ -149,10 +226,17 @@ class CompiledProgram:
         for launch in self.launches:
             if not isinstance(launch, KernelLaunch):  # pyright: ignore[reportUnnecessaryIsInstance]
                 raise ProgramError(f"launches must be KernelLaunch values, got {launch!r}")
-            for a in launch.args:
+            for a in (*launch.args, *(m.buffer for m in launch.tensor_maps)):
                 if a >= n:
                     raise ProgramError(
                         f"kernel {launch.name} takes buffer {a}, but there are only {n} buffers"
+                    )
+            for m in launch.tensor_maps:
+                shape = self.buffers[m.buffer].shape
+                if m.dtype != self.buffers[m.buffer].dtype or tuple(reversed(shape)) != m.dims:
+                    raise ProgramError(
+                        f"kernel {launch.name}: a tensor map of {m.dtype} dims {list(m.dims)} "
+                        f"over buffer {m.buffer} ({self.buffers[m.buffer].describe()})"
                     )
         if self.cubin is not None and not isinstance(self.cubin, bytes):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise ProgramError("cubin must be bytes or None")
@@ -189,6 +273,7 @@ class CompiledProgram:
                 "block": list(k.block),
                 "shared_bytes": k.shared_bytes,
                 "args": list(k.args),
+                **({"tensor_maps": [m.to_dict() for m in k.tensor_maps]} if k.tensor_maps else {}),
             }
             for k in self.launches
         ]
@@ -250,6 +335,9 @@ class CompiledProgram:
                         block=tuple(k["block"]),
                         shared_bytes=k["shared_bytes"],
                         args=tuple(k["args"]),
+                        tensor_maps=tuple(
+                            TensorMapSpec.from_dict(m) for m in k.get("tensor_maps", [])
+                        ),
                     )
                     for k in d["launches"]
                 ),

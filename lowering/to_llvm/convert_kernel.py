@@ -7,7 +7,7 @@ then the intermediates between its kernels; `mirage.buffers` lists their tensor 
 `mirage.num_inputs` and `mirage.num_outputs` how many are which. Plain kernel ops are
 wrapped into one-op graphs first (`wrap-kernel-ops`). A graph is built as its `mirage.plan`
 says (`plan-ugraph`); one that carries none is planned here, once. Options: `arch`, and
-`bulk-copy` for the graphs planned here (as `plan-ugraph`'s).
+`loads` for the graphs planned here (as `plan-ugraph`'s).
 """
 
 from __future__ import annotations
@@ -35,11 +35,13 @@ from mirage.dialects.ugraph.convert import type_to_ir
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.lowering.optimize.annotate import LoweringError, plan_for
+from mirage.lowering.optimize.decisions import TENSOR_MAPS, TensorMapAttr
 from mirage.lowering.optimize.plan import PlanError
 from mirage.lowering.optimize.wrap import wrap_graph
 from mirage.lowering.to_llvm.graph_kernel import SMEM_SYMBOL, KernelEmitter, smem_global
 from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR
 from mirage.lowering.to_llvm.simple_kernels import THREADS, fill_kernel, grid_for, transpose_kernel
+from mirage.lowering.to_llvm.tile_loads import launch_block
 
 KERNEL_MODULE = "mirage_kernels"
 
@@ -50,7 +52,7 @@ class _Lowered:
     kernels: list[Operation] = field(default_factory=lambda: [])
 
 
-def lower_function(f: func.FuncOp, arch: str, bulk_copy: bool | None = None) -> _Lowered:
+def lower_function(f: func.FuncOp, arch: str, loads: str | None = None) -> _Lowered:
     name = f.sym_name.data
     target = target_for(arch)
     try:
@@ -106,14 +108,17 @@ def lower_function(f: func.FuncOp, arch: str, bulk_copy: bool | None = None) -> 
         grid = op.ints_attr("grid")
         block = op.ints_attr("block")
         try:
-            plan = plan_for(op, target, bulk_copy)
+            plan = plan_for(op, target, loads)
         except PlanError as e:
             raise LoweringError(f"@{name}, kernel {index}: {e}") from None
         kernel = KernelEmitter(plan, kernel_name, block, op.results).emit()
         lowered.kernels.append(kernel)
         args: list[SSAValue] = [entry.args[buffer_of[o]] for o in op.operands]
         args += [entry.args[buffer_of[r]] for r in results]
-        _launch(entry, kernel_name, grid, block, plan.smem_bytes, args)
+        launch = _launch(entry, kernel_name, grid, launch_block(plan, block), plan.smem_bytes, args)
+        maps = plan.tensor_maps()
+        if maps:
+            launch.attributes[TENSOR_MAPS] = ArrayAttr([TensorMapAttr.of(m) for m in maps])
     entry.add_op(func.ReturnOp())
     return lowered
 
@@ -125,7 +130,7 @@ def _launch(
     block: tuple[int, ...],
     smem: int,
     args: list[SSAValue],
-) -> None:
+) -> gpu.LaunchFuncOp:
     def c(v: int) -> SSAValue:
         k = arith.ConstantOp(IntegerAttr(v, i32))
         entry.add_op(k)
@@ -139,6 +144,7 @@ def _launch(
         dynamicSharedMemorySize=c(smem),
     )
     entry.add_op(launch)
+    return launch
 
 
 def _kernel_module(module: ModuleOp) -> gpu.ModuleOp:
@@ -164,13 +170,13 @@ def kernel_functions(module: ModuleOp) -> list[func.FuncOp]:
     ]
 
 
-def convert_module(module: ModuleOp, arch: str = "sm_90a", bulk_copy: bool | None = None) -> None:
+def convert_module(module: ModuleOp, arch: str = "sm_90a", loads: str | None = None) -> None:
     funcs = kernel_functions(module)
     if not funcs:
         return
     kernels = _kernel_module(module)
     for f in funcs:
-        lowered = lower_function(f, arch, bulk_copy)
+        lowered = lower_function(f, arch, loads)
         for k in lowered.kernels:
             kernels.body.block.add_op(k)
         module.body.block.insert_op_before(lowered.host, f)
@@ -185,10 +191,10 @@ class ConvertKernelToGpu(ModulePass):
 
     name = "convert-kernel-to-gpu"
     arch: str = "sm_90a"
-    bulk_copy: bool | None = None
+    loads: str | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        convert_module(op, self.arch, self.bulk_copy)
+        convert_module(op, self.arch, self.loads)
 
 
 __all__ = ["KERNEL_MODULE", "SMEM_SYMBOL", "ConvertKernelToGpu", "LoweringError", "convert_module"]

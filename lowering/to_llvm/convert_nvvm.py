@@ -126,6 +126,13 @@ def _asm_effect(text: str, constraints: str) -> Rule:
     return rule
 
 
+def _bar_sync(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
+    assert isinstance(op, nvvm.BarrierSyncOp)
+    text = f"bar.sync {op.barrier_id.value.data}, {op.threads.value.data};"
+    asm = llvm.InlineAsmOp(text, "~{memory}", [], None, has_side_effects=True)
+    return [asm], []
+
+
 RULES: dict[type[Operation], Rule] = {
     **{cls: _sreg for cls in nvvm.SPECIAL_REGISTER_OPS.values()},
     nvvm.Barrier0Op: _plain("llvm.nvvm.barrier0", None),
@@ -153,6 +160,13 @@ RULES: dict[type[Operation], Rule] = {
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1], $2, [$3];",
         "r,l,r,r,~{memory}",
     ),
+    nvvm.CpAsyncBulkTensor2dOp: _asm_effect(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+        "[$0], [$1, {$2, $3}], [$4];",
+        "r,l,r,r,r,~{memory}",
+    ),
+    nvvm.MBarrierArriveOp: _asm_effect("mbarrier.arrive.shared::cta.b64 _, [$0];", "r,~{memory}"),
+    nvvm.BarrierSyncOp: _bar_sync,
     nvvm.FenceProxyAsyncSharedOp: _asm_effect("fence.proxy.async.shared::cta;", "~{memory}"),
     nvvm.FenceMBarrierInitOp: _asm_effect("fence.mbarrier_init.release.cluster;", "~{memory}"),
     nvvm.Ex2ApproxOp: _plain("llvm.nvvm.ex2.approx.f", f32),

@@ -1,10 +1,11 @@
 """One `kernel.graph` as an `llvm.func` kernel (llvm and nvvm ops), following its `Plan`.
 
-Kernel parameters are the graph's device tensors, then its outputs. Every block-level
-value lives in a shared-memory tile, except those the plan fuses: those are computed in
-registers where they are read (`_Reader.read`). Matmuls run on tensor cores
-(ldmatrix + mma.sync) when the plan says so. Input iterators are cp.async copies,
-`plan.stages` iterations ahead of the compute.
+Kernel parameters are the graph's device tensors, then its outputs, then (with `tma`
+loads) one tensor map per streamed tile. Every block-level value lives in a shared-memory
+tile, except those the plan fuses: those are computed in registers where they are read
+(`_Reader.read`). Matmuls run on tensor cores (ldmatrix + mma.sync) when the plan says so.
+Input iterators are loaded `plan.stages` iterations ahead of the compute, as the plan's
+load strategy does it (`tile_loads`).
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IntegerType,
     UnitAttr,
-    f16,
     f32,
-    i16,
     i32,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
@@ -37,26 +36,18 @@ from mirage.dialects.opkinds import (
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize.layout import Tile
+from mirage.lowering.optimize.load_plan import TMA
 from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, group_layout, wide_group
+from mirage.lowering.to_llvm import tile_loads
 from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
+from mirage.lowering.to_llvm.memory_access import contiguous_run, storage_type, vector_width
 from mirage.lowering.to_llvm.scalar import pointwise_op
 
 SMEM_SYMBOL = "mirage_smem"
+GRID_CONSTANT = "nvvm.grid_constant"
+"""On a kernel: the indices of its `__grid_constant__` parameters (128-byte tensor maps)."""
 
-_STORAGE: dict[str, Attribute] = {"f16": f16, "bf16": i16, "f32": f32}
 NEG_INF = float("-inf")
-
-
-def storage_type(dtype: str) -> Attribute:
-    return _STORAGE[dtype]
-
-
-def vector_width(inner: int, esize: int, limit_bytes: int = 16) -> int:
-    """Largest power of two V dividing `inner` with V * esize <= limit_bytes."""
-    v = max(1, limit_bytes // esize)
-    while v > 1 and inner % v:
-        v //= 2
-    return v
 
 
 def _coords(b: Builder, linear: Int, shape: Sequence[int]) -> list[Int]:
@@ -84,11 +75,14 @@ class KernelEmitter:
         self.plan = plan
         self.graph: Graph = plan.graph
         self.name = name
-        self.block_dims = tuple(block_dims)
+        self.block_dims = tile_loads.launch_block(plan, tuple(block_dims))
         self.outputs = list(outputs)
         g = self.graph
         self.producer = plan.producer()
-        arg_types = [GLOBAL_PTR] * (len(g.args) + len(self.outputs))
+        arg_types: list[Attribute] = [GLOBAL_PTR] * (len(g.args) + len(self.outputs))
+        # tensor maps: 128-byte __grid_constant__ parameters, used through generic pointers
+        maps = plan.tensor_maps()
+        arg_types += [llvm.LLVMPointerType()] * len(maps)
         self.func = llvm.FuncOp(
             name,
             llvm.LLVMFunctionType(arg_types),
@@ -97,9 +91,15 @@ class KernelEmitter:
         )
         self.func.attributes["nvvm.kernel"] = UnitAttr()
         self.func.attributes["nvvm.maxntid"] = DenseArrayBase.from_list(i32, list(self.block_dims))
+        if maps:
+            first = len(arg_types) - len(maps)
+            self.func.attributes[GRID_CONSTANT] = DenseArrayBase.from_list(
+                i32, list(range(first, len(arg_types)))
+            )
         entry = self.func.body.block
-        self.b = Builder(entry)
+        self.b = tile_loads.builder_for(plan, entry)
         self.params = list(entry.args)
+        self.tensor_map_params = self.params[len(arg_types) - len(maps) :]
         self.stage_index: Int = 0
         self.iteration: Int = 0
 
@@ -121,7 +121,9 @@ class KernelEmitter:
             b.sreg(f"ctaid.{axis}") if grid[g] > 1 else 0 for g, axis in enumerate("xyz")
         ]
         self.smem = b._r(llvm.AddressOfOp(SMEM_SYMBOL, SHARED_PTR))  # pyright: ignore[reportPrivateUsage]
-        self.smem32 = b._r(llvm.PtrToIntOp(self.smem, i32))  # pyright: ignore[reportPrivateUsage]
+        self.smem32: Int = b._r(llvm.PtrToIntOp(self.smem, i32))  # pyright: ignore[reportPrivateUsage]
+        if self.plan.loads == TMA:
+            tile_loads.align_shared_base(self)
         self.acc_slots: dict[int, SSAValue] = {}
         self.rowsum_slots: dict[int, SSAValue] = {}
         self.row_slots: dict[int, SSAValue] = {}
@@ -130,187 +132,24 @@ class KernelEmitter:
         return self.func
 
     def _emit_body(self) -> None:
-        if self.plan.bulk:
-            self._emit_body_bulk()
-            return
-        p = self.plan
-        b = self.b
-        for task in p.pre:
-            self._task(task)
-        # prologue: loop-invariant tiles, then the first stages of the streamed ones
-        for v in sorted(p.hoisted):
-            self._copy(v, 0, 0)
-        if p.invariant:
-            b.emit(nvvm.CpAsyncCommitGroupOp())
-            b.emit(nvvm.CpAsyncWaitGroupOp(0))
-            self._invariant()
-        stages = p.stages
-        streamed = bool(p.streamed) and p.loops > 1
-        if streamed and stages > 1:
-            # groups 0 .. stages-2 hold iterations 0 .. stages-2 (group 0 also the rest)
-            for s in range(stages - 1):
-                if s < p.loops:
-                    for v in p.streamed:
-                        self._copy(v, s, s)
-                b.emit(nvvm.CpAsyncCommitGroupOp())
-        with b.loop(p.loops) as i:
-            self.iteration = i
-            self.stage_index = b.urem(i, stages) if streamed else 0
-            if streamed and stages > 1:
-                b.emit(nvvm.CpAsyncWaitGroupOp(stages - 2))
-                b.barrier()
-                ahead = b.add(i, stages - 1)
-                with b.if_(b.icmp("slt", ahead, p.loops)):
-                    slot = b.urem(ahead, stages)
-                    for v in p.streamed:
-                        self._copy(v, ahead, slot)
-                b.emit(nvvm.CpAsyncCommitGroupOp())
-            else:
-                if streamed:
-                    for v in p.streamed:
-                        self._copy(v, i, 0)
-                b.emit(nvvm.CpAsyncCommitGroupOp())
-                b.emit(nvvm.CpAsyncWaitGroupOp(0))
-                b.barrier()
-            self._phases(p.loop)
-            if streamed and stages == 1:
-                b.barrier()  # the next iteration overwrites the tiles just read
-        b.emit(nvvm.CpAsyncWaitGroupOp(0))
-        b.barrier()
-        self._phases(p.post)
+        tile_loads.emit_body(self)
 
-    def _emit_body_bulk(self) -> None:
-        """The loop with TMA bulk copies: stage s of the ring has an mbarrier whose k-th
-        phase completes when the copies for iteration s + k * stages have landed."""
-        p = self.plan
-        b = self.b
-        stages = p.stages
-        with b.if_(b.icmp("eq", self.tid, 0)):
-            for s in range(stages):
-                b.emit(nvvm.MBarrierInitOp(b.v(self._mbar(s)), b.const(1)))
-            b.emit(nvvm.FenceMBarrierInitOp())
-        for task in p.pre:
-            self._task(task)
-        b.barrier()  # the mbarriers are initialized before anyone uses them
-        for s in range(min(stages - 1, p.loops)):
-            self._issue_bulk(s, s)
-        for v in sorted(p.hoisted):
-            self._copy(v, 0, 0)
-        if p.hoisted:
-            b.emit(nvvm.CpAsyncCommitGroupOp())
-            b.emit(nvvm.CpAsyncWaitGroupOp(0))
-        if p.invariant:
-            self._invariant()
-        with b.loop(p.loops) as i:
-            self.iteration = i
-            self.stage_index = b.urem(i, stages)
-            parity = b.and_(b.udiv(i, stages), 1)
-            self._spin(
-                lambda: b._r(
-                    nvvm.MBarrierTryWaitParityOp(  # pyright: ignore[reportPrivateUsage]
-                        b.v(self._mbar(self.stage_index)), b.v(parity)
-                    )
-                )
-            )
-            b.barrier()  # everyone is done with the stage the next copy overwrites
-            ahead = b.add(i, stages - 1)
-            with b.if_(b.icmp("slt", ahead, p.loops)):
-                self._issue_bulk(ahead, b.urem(ahead, stages))
-            self._phases(p.loop)
-        b.barrier()
-        self._phases(p.post)
-
-    def _mbar(self, slot: Int) -> Int:
-        """32-bit shared-window address of stage `slot`'s mbarrier."""
-        b = self.b
-        return b.add(self.smem32, b.add(self.plan.mbarriers, b.mul(slot, 8)))
-
-    def _spin(self, try_once: Callable[[], SSAValue]) -> None:
-        """Loop until try_once() gives non-zero."""
-        b = self.b
-        wait, done = b.new_block(), b.new_block()
-        b.emit(llvm.BrOp(wait))
-        b.block = wait
-        ok = b.icmp("ne", try_once(), 0)
-        assert isinstance(ok, SSAValue)
-        b.emit(llvm.CondBrOp(ok, done, [], wait, []))
-        b.block = done
-
-    def _issue_bulk(self, iteration: Int, slot: Int) -> None:
-        """Thread 0 announces the stage's bytes; the tiles' rows are spread over threads,
-        one bulk copy each."""
-        p = self.plan
-        b = self.b
-        total = sum(self._row_bytes(v) * self._rows(v) for v in p.streamed)
-        mbar = b.v(self._mbar(slot))
-        with b.if_(b.icmp("eq", self.tid, 0)):
-            b.emit(nvvm.MBarrierArriveExpectTxOp(mbar, b.const(total)))
-        b.emit(nvvm.FenceProxyAsyncSharedOp())
-        for v in p.streamed:
-            self._copy_rows(v, iteration, slot, mbar)
-
-    def _rows(self, v: int) -> int:
-        return math.prod(self.tile(v).shape[:-1])
-
-    def _row_bytes(self, v: int) -> int:
-        t = self.tile(v)
-        return t.shape[-1] * t.esize
-
-    def _copy_rows(self, v: int, iteration: Int, slot: Int, mbar: SSAValue) -> None:
-        b = self.b
-        t = self.tile(v)
-        base, fstrides, gptr = self._tile_origin(v, iteration)
-        tile_base: Int = b.add(t.offset, b.mul(slot, t.copy_bytes))
-        row_shape = [*t.shape[:-1], 1]
-        smem32 = self.smem32
-
-        def body(index: Int) -> None:
-            coords = _coords(b, index, row_shape)
-            goff: Int = base
-            for d, c in enumerate(coords):
-                goff = b.add(goff, b.mul(c, fstrides[d]))
-            src = b.gep(gptr, b.mul(goff, t.esize))
-            dst = b.add(smem32, b.add(tile_base, self.element_offset(t, coords)))
-            b.emit(nvvm.CpAsyncBulkSharedGlobalOp(b.v(dst), src, b.const(self._row_bytes(v)), mbar))
-
-        self.for_each(self._rows(v), body)
-
-    def _tile_origin(self, v: int, iteration: Int) -> tuple[Int, list[int], SSAValue]:
-        """(element offset of the tile of `iteration` in its tensor, the tensor's strides, its
-        pointer)."""
-        b = self.b
-        _, op = self.producer[v]
-        src_value = op.operands[0]
-        full = self.graph.type_of(src_value).shape
-        t = self.tile(v)
-        imap = op.ints_attr("imap")
-        fdim = op.int_attr("forloop_dim")
-        fstrides = [math.prod(full[d + 1 :]) for d in range(len(full))]
-        base: Int = 0
-        for d, n in enumerate(t.shape):
-            off: Int = 0
-            for axis, parts in dim_factors(imap, self.plan.grid, fdim, self.plan.loops, d):
-                coord = self.bid[axis] if axis < 3 else iteration
-                off = b.add(b.mul(off, parts), coord)
-            base = b.add(base, b.mul(off, n * fstrides[d]))
-        return base, fstrides, self.params[src_value]
-
-    def _invariant(self) -> None:
+    def run_invariant(self) -> None:
         """The loop-invariant tasks, once, between barriers: after every thread's hoisted
         copies have landed, and before any loop task reads their results."""
         self.b.barrier()
-        self._phases(self.plan.invariant)
+        self.run_phases(self.plan.invariant)
         self.b.barrier()
 
-    def _phases(self, tasks: Sequence[Task]) -> None:
+    def run_phases(self, tasks: Sequence[Task]) -> None:
         phase = 0
         for task in tasks:
             if task.phase != phase:
                 self.b.barrier()
                 phase = task.phase
-            self._task(task)
+            self.run_task(task)
 
-    def _task(self, task: Task) -> None:
+    def run_task(self, task: Task) -> None:
         handler: Callable[[Task], None] = getattr(self, "_t_" + task.kind)
         handler(task)
 
@@ -331,6 +170,8 @@ class KernelEmitter:
 
     def element_offset(self, t: Tile, coords: Sequence[Int]) -> Int:
         b = self.b
+        if t.swizzle:
+            return tile_loads.swizzled_offset(b, t, coords[0], coords[1])
         off: Int = 0
         for c, s, n in zip(coords, t.strides, t.shape, strict=True):
             if n > 1:
@@ -405,10 +246,11 @@ class KernelEmitter:
         if hint is None:
             return None
         multiple, offset = hint
+        inner = t.shape[-1]
         a = 16
         if len(t.shape) >= 2:
             a = math.gcd(a, t.pitch * t.esize)
-        if t.shape[-1] > 1:
+        if inner > 1:
             a = math.gcd(a, multiple * t.esize)
             if offset:
                 a = math.gcd(a, offset * t.esize)
@@ -538,50 +380,6 @@ class KernelEmitter:
 
     # input iterators ----------------------------------------------------------------------
 
-    def _copy(self, v: int, iteration: Int, slot: Int) -> None:
-        """Issue the copy of input tile `v` for `iteration` into stage `slot`."""
-        b = self.b
-        _, op = self.producer[v]
-        src_value = op.operands[0]
-        full = self.graph.type_of(src_value).shape
-        t = self.tile(v)
-        esize = t.esize
-        imap = op.ints_attr("imap")
-        fdim = op.int_attr("forloop_dim")
-        grid = self.plan.grid
-        loops = self.plan.loops
-        fstrides = [math.prod(full[d + 1 :]) for d in range(len(full))]
-        base: Int = 0
-        for d, n in enumerate(t.shape):
-            off: Int = 0
-            for axis, parts in dim_factors(imap, grid, fdim, loops, d):
-                coord = self.bid[axis] if axis < 3 else iteration
-                off = b.add(b.mul(off, parts), coord)
-            base = b.add(base, b.mul(off, n * fstrides[d]))
-        vec = vector_width(math.gcd(t.shape[-1], full[-1]), esize)
-        nbytes = vec * esize
-        gptr = self.params[src_value]
-        tile_base: Int = t.offset
-        if t.stages > 1:
-            tile_base = b.add(tile_base, b.mul(slot, t.copy_bytes))
-
-        def body(coords: list[Int]) -> None:
-            goff: Int = base
-            for d, c in enumerate(coords):
-                goff = b.add(goff, b.mul(c, fstrides[d]))
-            src = b.gep(gptr, b.mul(goff, esize))
-            dst = self.smem_ptr(b.add(tile_base, self.element_offset(t, coords)))
-            if nbytes >= 4:
-                cache = "cg" if nbytes == 16 else "ca"
-                b.emit(nvvm.CpAsyncOp(dst, src, nbytes, cache))
-            else:
-                ty = storage_type(t.dtype)
-                for k in range(vec):
-                    x = b.load(ty, b.gep(src, k * esize), esize)
-                    b.store(x, b.gep(dst, k * esize), esize)
-
-        self.for_each_chunk(t.shape, vec, body)
-
     # outputs --------------------------------------------------------------------------
 
     def _t_output(self, task: Task) -> None:
@@ -590,13 +388,13 @@ class KernelEmitter:
         src = op.operands[0]
         out_index = self.graph.outputs.index(self._result(task.op))
         gptr = self.params[len(self.graph.args) + out_index]
-        full = op.results[0].shape
+        _, view_strides = op.layout(op.results[0].shape)
         dtype = op.results[0].dtype
         esize = DTYPE_BYTES[dtype]
         shape = self.graph.type_of(src).shape
         omap = op.ints_attr("omap")
         grid = self.plan.grid
-        fstrides = [math.prod(full[d + 1 :]) for d in range(len(full))]
+        fstrides = list(view_strides)
         base: Int = 0
         for d, n in enumerate(shape):
             off: Int = 0
@@ -604,7 +402,7 @@ class KernelEmitter:
                 off = b.add(b.mul(off, parts), self.bid[axis])
             base = b.add(base, b.mul(off, n * fstrides[d]))
         vec = self._vec(shape, [], [src])
-        vec = math.gcd(vec, vector_width(shape[-1], esize))
+        vec = math.gcd(vec, vector_width(contiguous_run(shape, fstrides), esize))
         galign = math.gcd(16, vec * esize)
 
         def body(coords: list[Int]) -> None:
@@ -1414,4 +1212,4 @@ def smem_global(size: int = 0) -> llvm.GlobalOp:
     )
 
 
-__all__ = ["KernelEmitter", "smem_global", "storage_type"]
+__all__ = ["KernelEmitter", "smem_global"]

@@ -15,6 +15,7 @@ separable.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from mirage.dialects.opkinds import (
@@ -22,6 +23,7 @@ from mirage.dialects.opkinds import (
     CONTRACTIONS,
     FUSES,
     INPUTS,
+    ITERATORS,
     LAUNCHES,
     NORMS,
     OUTPUTS,
@@ -30,7 +32,7 @@ from mirage.dialects.opkinds import (
     REDUCTIONS,
     RESHAPES,
 )
-from mirage.dialects.ugraph.graph import Graph, Op
+from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 
 _THREAD_KINDS = POINTWISE
 """Op kinds of a thread.fuse body: all act on one element at a time."""
@@ -95,6 +97,8 @@ def _launch_is_slicewise(op: Op, batch: int) -> bool:
     cut_by: set[int] = set()
     args = len(body.args)
     for bop in body.ops:
+        if bop.kind in ITERATORS and bop.viewed:
+            return False  # a view's dim 0 need not be its tensor's dim 0
         if bop.kind in INPUTS:
             # The loop walking dim 0 would feed one block several batch elements.
             if bop.operands[0] >= args or bop.int_attr("forloop_dim") == 0:
@@ -123,3 +127,58 @@ def _launch_is_slicewise(op: Op, batch: int) -> bool:
     # Every output of the launch must be written by an output saver (its omap checked).
     savers = {r for bop, rs in body.result_ids() if bop.kind in OUTPUTS for r in rs}
     return all(o in savers for o in body.outputs)
+
+
+def first_slice(graph: Graph) -> Graph:
+    """The batch-1 program f of a separable `graph` (`separable_batch`): extent 1 where
+    the batch was on dim 0, and in each graph-defined op the grid dim that walks the batch
+    run once. Its blocks are the blocks of batch element 0, with the same tiles."""
+    batch = separable_batch(graph)
+    assert batch is not None, "first_slice of a program that is not separable"
+    return _sliced(graph, batch)
+
+
+def _one(ty: TensorType, batch: int) -> TensorType:
+    if ty.shape and ty.shape[0] == batch:
+        return TensorType((1, *ty.shape[1:]), ty.dtype)
+    return ty
+
+
+def _sliced(graph: Graph, batch: int) -> Graph:
+    ops: list[Op] = []
+    for op in graph.ops:
+        results = tuple(_one(t, batch) for t in op.results)
+        if op.kind in LAUNCHES and op.body is not None:
+            grid = op.ints_attr("grid")
+            walks = _batch_grid_dim(op.body)
+            attrs = tuple(
+                (k, tuple(1 if g == walks else e for g, e in enumerate(grid)) if k == "grid" else v)
+                for k, v in op.attrs
+            )
+            body = op.body
+            # Block-level tiles already hold one batch element: only the device tensors
+            # (the body's arguments and what its savers write) change.
+            body_ops = tuple(
+                replace(b, results=tuple(_one(t, batch) for t in b.results))
+                if b.kind in OUTPUTS
+                else b
+                for b in body.ops
+            )
+            args = tuple(_one(t, batch) for t in body.args)
+            new_body = Graph(args, body_ops, body.outputs, body.loop_end)
+            ops.append(replace(op, results=results, attrs=attrs, body=new_body))
+        elif op.body is not None:
+            ops.append(replace(op, results=results, body=_sliced(op.body, batch)))
+        else:
+            ops.append(replace(op, results=results))
+    args = tuple(_one(t, batch) for t in graph.args)
+    return Graph(args, tuple(ops), graph.outputs, graph.loop_end)
+
+
+def _batch_grid_dim(body: Graph) -> int:
+    """The grid dim that cuts dim 0 of a separable launch's tensors."""
+    for bop in body.ops:
+        if bop.kind in INPUTS:
+            imap = bop.ints_attr("imap")
+            return imap.index(0)
+    raise AssertionError("a separable launch without input iterators")

@@ -22,7 +22,7 @@ import numpy as np
 from mirage.dialects import shapes
 from mirage.dialects.semantics.domain import FloatDomain
 from mirage.dialects.ugraph.graph import Graph
-from mirage.passes.equivalence.batch import separable_batch
+from mirage.passes.equivalence.batch import first_slice, separable_batch
 from mirage.passes.equivalence.contraction import ContractingDomain, array_identity
 from mirage.passes.equivalence.field import P, Q, random_omega
 from mirage.passes.equivalence.field_domain import FFValue, FiniteFieldDomain, Lazy
@@ -64,6 +64,9 @@ class VerifierOptions:
     wrong program in about half the tests per element (2^-40 < 1e-12). When both programs
     are separable along dim 0 with batch B (`batch.separable_batch`), every test counts as
     B tests here: ceil(unsound_tests / B) tests are run."""
+    slice_elements: int = 1 << 20
+    """Separable programs (both, with batch B) with at least this many input elements are
+    tested one batch slice at a time where that is less work (`batch.first_slice`)."""
     cache_bytes: int = 1 << 30
     input_products: bool = True
     """Compute the products of pairs of inputs (A @ B where the shapes allow) once per test
@@ -95,7 +98,7 @@ class Verdict:
     unsound_ops: tuple[str, ...]
     tests: int
     """Random tests in Z_P x Z_Q that the candidate passed (or ran, when it failed), each of
-    `batch` slices."""
+    `batch` slices (of one, when `sliced`)."""
     error_bound: float
     """Probability bound that a different candidate passes all of them (1: no bound); it
     assumes exact rules, so it holds only when `sound`."""
@@ -109,11 +112,14 @@ class Verdict:
     """Batch slices per test: B when both programs are separable along dim 0 with batch B
     (each test is then B independent tests of the batch-1 program, which the floor of
     tests for unsound ops counts), else 1. The error bound counts whole tests only."""
+    sliced: bool = False
+    """The tests ran on the batch-1 programs (one slice each, `batch.first_slice`): each
+    is a whole test, at 1/B of the work; a counterexample's index is then in slice 0."""
 
     @property
     def slices(self) -> int:
-        """Tests of the batch-1 program: `tests` times `batch`."""
-        return self.tests * self.batch
+        """Tests of the batch-1 program: `tests` times `batch` (`tests` when sliced)."""
+        return self.tests if self.sliced else self.tests * self.batch
 
     def __bool__(self) -> bool:
         return self.equivalent
@@ -123,18 +129,20 @@ class Verdict:
             return f"not equivalent: {self.counterexample or self.reason}"
         text = "equivalent"
         field_name = f"Z_{P} x Z_{Q}"
+        one = " of one batch slice" if self.sliced else ""
         if not self.sound:
-            slices = f" ({self.slices} batch slices)" if self.batch > 1 else ""
+            slices = f" ({self.slices} batch slices)" if self.batch > 1 and not self.sliced else ""
             return (
                 f"{text}, unsound ops: {', '.join(self.unsound_ops)} ({self.tests} random "
-                f"tests{slices} in {field_name}; no error bound, these ops have stand-in rules)"
+                f"tests{one}{slices} in {field_name}; no error bound, these ops have stand-in "
+                "rules)"
             )
         if self.error_bound < 1.0:
             return (
-                f"{text} ({self.tests} random tests in {field_name}, "
+                f"{text} ({self.tests} random tests{one} in {field_name}, "
                 f"error probability <= {self.error_bound:.1e})"
             )
-        return f"{text} ({self.tests} random tests in {field_name}, no error bound)"
+        return f"{text} ({self.tests} random tests{one} in {field_name}, no error bound)"
 
 
 @dataclass
@@ -215,6 +223,7 @@ class ReferenceFingerprint:
         self.discarded = 0
         self._attempt = 0
         self._float: list[FloatSample] | None = None
+        self._sliced: ReferenceFingerprint | None = None
         self.f32 = ContractingDomain(FloatDomain(np.float32), array_identity)
         """The float32 domain of the stability check (with the float samples' products)."""
         self.narrow = any(
@@ -223,9 +232,17 @@ class ReferenceFingerprint:
         self.stored = ContractingDomain(FloatDomain(np.float32, round_to_storage=True))
         """Where the program keeps f16 or bf16 tensors: float32 with every stored tensor
         rounded to its dtype, as a device kernel writes it."""
-        own = error_bound(self.facts, self.facts).tests_for(self.options.error_bound)
-        for i in range(min(own or 1, self.options.max_tests)):
-            self.test(i)
+        self.sliceable = (
+            self.batch is not None
+            and sum(t.numel for t in reference.args) >= self.options.slice_elements
+        )
+        """Separable candidates of this reference are tested one batch slice at a time."""
+        if not self.sliceable:
+            # drawn here so that the first candidate's time is its own (a sliceable
+            # reference draws the tests of its batch-1 program instead, when first asked)
+            own = error_bound(self.facts, self.facts).tests_for(self.options.error_bound)
+            for i in range(min(own or 1, self.options.max_tests)):
+                self.test(i)
 
     def test(self, index: int) -> FieldTest:
         """The index-th test, drawn now if needed: tests where the reference meets a zero
@@ -252,6 +269,12 @@ class ReferenceFingerprint:
                     )
             self.tests.append(FieldTest(seed, domain, inputs, outputs))
         return self.tests[index]
+
+    def sliced(self) -> ReferenceFingerprint:
+        """The fingerprint of the reference's batch-1 program (a separable reference)."""
+        if self._sliced is None:
+            self._sliced = ReferenceFingerprint(first_slice(self.graph), self.options)
+        return self._sliced
 
     def float_samples(self) -> list[FloatSample]:
         """Random float inputs and the reference's float32 and float64 results on them."""
@@ -306,34 +329,54 @@ class Verifier:
         batch = 1
         if fp.batch is not None and separable_batch(candidate) == fp.batch:
             batch = fp.batch
-        if unsound:
-            # The floor for stand-in rules is about how often a stand-in's choice agrees
-            # with a wrong program by chance, which depends on the inputs: each slice of a
-            # separable program gets its own independent inputs, so it is a test of its own.
-            wanted = max(wanted, -(-self.options.unsound_tests // batch))
-        wanted = min(wanted, self.options.max_tests)
+        floor = self.options.unsound_tests if unsound else 0
+        # The floor for stand-in rules is about how often a stand-in's choice agrees with a
+        # wrong program by chance, which depends on the inputs: each slice of a separable
+        # program gets its own independent inputs, so it is a test of its own.
+        whole = min(max(wanted, -(-floor // batch)), self.options.max_tests)
+        # Two separable programs are equal when their batch-1 programs are: a test of one
+        # slice, with an omega of its own, is a whole test of those at 1/B of the work.
+        one_slice = min(max(wanted, floor), self.options.max_tests)
+        sliced = fp.sliceable and batch > 1 and one_slice < whole * batch
+        tested = (fp.sliced(), first_slice(candidate)) if sliced else (fp, candidate)
 
         def verdict(equivalent: bool, tests: int, **more: Any) -> Verdict:
             achieved = bound.after(tests) if equivalent else 1.0
             return Verdict(
-                equivalent, not unsound, unsound, tests, achieved, bound, batch=batch, **more
+                equivalent,
+                not unsound,
+                unsound,
+                tests,
+                achieved,
+                bound,
+                batch=batch,
+                sliced=sliced,
+                **more,
             )
 
-        passed, failure = self._field_tests(candidate, wanted)
+        passed, failure = self._field_tests(*tested, one_slice if sliced else whole)
+        if failure is not None and sliced:
+            # Not equivalent: the counterexample is looked for again on the programs as
+            # they are, so that its seed and index reproduce on them.
+            again, full = self._field_tests(fp, candidate, whole)
+            if full is not None:
+                sliced, passed, failure = False, again, full
         if failure is not None:
             return verdict(False, passed, **failure)
         if self.options.stability is None:
             return verdict(True, passed)
         found = self._float_check(candidate)
         drifts = {"float32_drift": found.drift, "reference_float32_drift": found.reference_drift}
-        unstable = found.rejection(self.options.stability.bound) or self._storage_check(candidate)
+        unstable = found.rejection(self.options.stability.bound) or self.storage_check(candidate)
         if unstable is not None:
             return verdict(False, passed, reason=f"numerically unstable: {unstable}", **drifts)
         return verdict(True, passed, **drifts)
 
-    def _field_tests(self, candidate: Graph, wanted: int) -> tuple[int, dict[str, Any] | None]:
-        """(tests passed, None) after `wanted` passed tests, or the reason of a failure."""
-        fp = self.fingerprint
+    def _field_tests(
+        self, fp: ReferenceFingerprint, candidate: Graph, wanted: int
+    ) -> tuple[int, dict[str, Any] | None]:
+        """(tests passed, None) after `wanted` passed tests of `fp`'s reference, or the
+        reason of a failure."""
         passed = inconclusive = index = 0
         while passed < wanted:
             test = fp.test(index)
@@ -369,8 +412,10 @@ class Verifier:
             found = found.worst(compare(sample, got))
         return found
 
-    def _storage_check(self, candidate: Graph) -> str | None:
-        """Why the candidate overflows its narrow storage dtypes, or None."""
+    def storage_check(self, candidate: Graph) -> str | None:
+        """Why the candidate (the reference itself, too) overflows its narrow storage
+        dtypes where the float64 result fits them, or None; None also when the options do
+        not ask for the storage check."""
         fp = self.fingerprint
         if not fp.narrow or self.options.stability is None or not self.options.stability.storage:
             return None

@@ -19,7 +19,7 @@ from mirage.dialects.opkinds import (
     THREAD,
     Family,
 )
-from mirage.dialects.ugraph.graph import Graph, Op, TensorType
+from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.passes.superoptimize.lowered import LoweredFacts, lowered_facts
 from mirage.passes.superoptimize.resources import peak_shared_memory, registers_per_thread
 
@@ -57,6 +57,22 @@ measured tiling falls from 1.17x to 1.12x (geometric mean; worst from 2.44x to 1
 (measured 23 µs)."""
 _SATURATING_SM_FRACTION = 0.4
 """Fraction of the SMs that, busy, saturate device-memory bandwidth."""
+VECTOR_ACCESS_BYTES = 16
+"""An input tile is copied in accesses of this many bytes where its last dim is contiguous
+in the device tensor."""
+
+
+def _access_factor(op: Op, body: Graph) -> int:
+    """How many times more accesses an input iterator's copy needs than 16-byte vectors: a
+    view that reads the tile's last dim strided (a transposed operand) copies one element
+    per access. An estimate of the lost vector width, not fitted to measurements."""
+    if not op.viewed:
+        return 1
+    _, strides = op.layout(body.type_of(op.operands[0]).shape)
+    tile = op.results[0]
+    if strides[-1] == 1 or tile.shape[-1] == 1:
+        return 1
+    return max(1, VECTOR_ACCESS_BYTES // DTYPE_BYTES[tile.dtype])
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +193,7 @@ def graph_op_cost(
         times = loops if j < body.loop_end and j not in once else 1
         in_types = [body.type_of(v) for v in bop.operands]
         if bop.kind in INPUTS:
-            tile_reads += times * bop.results[0].nbytes
+            tile_reads += times * bop.results[0].nbytes * _access_factor(bop, body)
             smem_traffic += times * bop.results[0].nbytes
             continue
         if bop.kind in OUTPUTS:

@@ -31,6 +31,11 @@ class EquivalenceCheck(Protocol):
 
     def verify(self, candidate: Graph) -> Verdict: ...
 
+    def storage_check(self, candidate: Graph) -> str | None:
+        """Why `candidate` is not finite with its tensors stored in their narrow dtypes
+        where the float64 result is; None where it is (or the check is not asked)."""
+        ...
+
 
 class Profiler(Protocol):
     """Measures candidates on a GPU: seconds per call of each."""

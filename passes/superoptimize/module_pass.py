@@ -13,7 +13,8 @@ time measured on the GPU), `keep` (verified candidates kept and ranked), `report
 directory: what each search did, as report.json and the page report.html; the search runs
 even where the results cache knows the answer, so that there is something to report),
 `executor` (where the units run: `local`, the process pool, or a Dask cluster,
-`cluster.py`).
+`cluster.py`), `normalize` (search the program with its reshapes, transposes and constants
+normalized away, `normalize.py`; default true).
 
 A cached μGraph is verified against the function before it replaces it: the cache is a
 shortcut, never trusted. The first Ctrl-C stops the search of every function and keeps the
@@ -22,6 +23,7 @@ best μGraph verified so far (`interrupt.py`).
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from dataclasses import dataclass, replace
@@ -97,6 +99,7 @@ class SuperoptimizePass(ModulePass):
     keep: int = 3
     report: str = ""
     executor: str = "local"
+    normalize: bool = True
 
     def _check(self) -> None:
         # Names as users type them in `superoptimize{...}`.
@@ -132,6 +135,7 @@ class SuperoptimizePass(ModulePass):
             seed=self.seed,
             keep=self.keep,
             profile=self.profile,
+            normalize=self.normalize,
         )
 
     def _key_options(self) -> dict[str, object]:
@@ -144,6 +148,7 @@ class SuperoptimizePass(ModulePass):
             "seed": self.seed,
             "keep": self.keep,
             "profile": self.profile,
+            "normalize": self.normalize,
         }
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -282,7 +287,7 @@ class SuperoptimizePass(ModulePass):
         baseline = result.baseline
         if result.interrupted:
             remark(name, "interrupted: the best μGraph verified so far is used")
-        if self.profile and result.ranked and not result.interrupted:
+        if self.profile and result.ranked and not result.interrupted and baseline < math.inf:
             baseline = self._measure([program])[0]
         if results is not None and not result.interrupted:
             failed = results.put(

@@ -65,9 +65,18 @@ class Pattern:
     """Per output: the dims that hold side-by-side partial results."""
 
 
-def patterns(body: Graph) -> list[Pattern]:
-    """Every parallelization pattern of a finished structure."""
+MAX_PATTERN_STEPS = 200_000
+"""Steps of the pattern enumeration of one structure. Independent parts of a structure
+(two norms side by side) multiply their patterns: with several rank-4 inputs (heads split
+by views) the product runs for minutes. The enumeration stops there, with the patterns
+found so far (the same ones on every run)."""
+
+
+def patterns(body: Graph, limit: int = MAX_PATTERN_STEPS) -> list[Pattern]:
+    """Every parallelization pattern of a finished structure (those found within `limit`
+    steps)."""
     n_args = len(body.args)
+    steps = 0
     input_ops = [j for j, op in enumerate(body.ops) if op.kind in INPUTS]
     output_ops = [j for j, op in enumerate(body.ops) if op.kind in OUTPUTS]
     compute = [j for j, op in enumerate(body.ops) if op.kind not in ITERATORS]
@@ -82,6 +91,10 @@ def patterns(body: Graph) -> list[Pattern]:
         loop_used: bool,
         no_loop: bool,
     ) -> None:
+        nonlocal steps
+        steps += 1
+        if steps > limit:
+            return
         if step == len(compute):
             _finish(layouts, chosen, grid_used, loop_used)
             return

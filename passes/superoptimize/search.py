@@ -10,6 +10,7 @@ all those cheaper than the `keep`-th verified one.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 import uuid
@@ -27,11 +28,14 @@ from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
 from mirage.passes.superoptimize.fusion import fuse_program
 from mirage.passes.superoptimize.inline import inline_producers
+from mirage.passes.superoptimize.inplace import fold_layout_ops
 from mirage.passes.superoptimize.interfaces import EquivalenceCheck, Profiler, PruneCheck
 from mirage.passes.superoptimize.interrupt import StopFlag, first_sigint_stops
 from mirage.passes.superoptimize.kernelgen import SearchLimits, with_output_types
 from mirage.passes.superoptimize.lowered import lowered_facts
+from mirage.passes.superoptimize.normalize import Normalized, normalize
 from mirage.passes.superoptimize.online import online_structure
+from mirage.passes.superoptimize.online_split import online_split_candidates
 from mirage.passes.superoptimize.parallelize import parallelizations
 from mirage.passes.superoptimize.partition import (
     Segment,
@@ -67,6 +71,9 @@ about that much); the time goes to the segments after it."""
 MAX_SEED_OPS = 200
 """The program fused whole is a seed only up to this many ops: one launch of more block
 ops fits no shared memory, and its parallelizations are walked op by op."""
+NORMALIZED_SHARE = 0.9
+"""The part of the budget the normalized program's search may use; the rest verifies what
+it finds, restored, against the program as it was."""
 MIN_GAIN = 0.01
 MIN_GAIN_SECONDS = 0.05e-6
 """A prefix is explored only if it may beat the best known μGraph (or the program) by more
@@ -88,6 +95,9 @@ class SearchOptions:
     seed_with_program: bool = True
     """Start from the program fused as it is (`seed.py`); off, the search finds everything
     by enumeration."""
+    normalize: bool = True
+    """Search the program with its layout ops and constants normalized away
+    (`normalize.py`) and restore what is found; off, the program as it is."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +115,8 @@ class SearchResult:
     ranked: list[Ranked]
     """Verified candidates, best first."""
     baseline: float
-    """The cost model's estimate of the program as it was."""
+    """The modelled seconds a μGraph must beat: the program's, or infinity where the
+    program is not finite in its storage dtypes (any finite μGraph is better)."""
     stats: dict[str, int]
     complete: bool
     """Every unit explored its whole subtree."""
@@ -258,12 +269,25 @@ class Search:
         deadline = start + self.options.time_budget
         baseline = program_cost(self.program, self.options.target).seconds
         self.record.begin(self.program, baseline, start)
+        normalized = normalize(self.program) if self.options.normalize else None
+        if normalized is not None:
+            return self._run_normalized(normalized, start, baseline)
         if not any(searchable(op) for op in self.program.ops):
             kinds = ", ".join(sorted({op.kind for op in self.program.ops}))
             self.remarks.append(f"not searched: no op the search can generate uses it ({kinds})")
             elapsed = time.time() - start
             self.record.finish([], True, elapsed)
             return SearchResult([], baseline, {}, True, elapsed, remarks=self.remarks)
+        to_beat = baseline
+        unfit = self.verifier.storage_check(self.program)
+        if unfit is not None:
+            # The program itself is not finite in its storage dtypes where its float64
+            # meaning is: a finite μGraph is a better program at any modelled cost.
+            self.remarks.append(
+                f"the program is not finite in f16/bf16 storage ({unfit}): the fastest "
+                "μGraph that is replaces it, even where the model rates it slower"
+            )
+            to_beat = math.inf
         if self.options.seed_with_program:
             self._seed()
             self._seed_with_segments(start + self.options.time_budget * SEGMENT_SHARE)
@@ -274,8 +298,8 @@ class Search:
                 complete = False
                 break
             best = self._best_verified()
-            known = baseline if best is None else min(baseline, best)
-            bound = known - max(known * MIN_GAIN, MIN_GAIN_SECONDS)
+            known = to_beat if best is None else min(to_beat, best)
+            bound = known - max(known * MIN_GAIN, MIN_GAIN_SECONDS) if known < math.inf else known
             limits = replace(self.job.limits, max_kernel_ops=kernels)
             job = replace(self.job, limits=limits, bound=bound)
             reserve = min(self.options.time_budget / 2, self.options.keep * self.verify_seconds)
@@ -301,7 +325,7 @@ class Search:
         )
         return SearchResult(
             out,
-            baseline,
+            to_beat,
             self.stats,
             complete,
             elapsed,
@@ -311,9 +335,69 @@ class Search:
             self.remarks,
         )
 
+    def _run_normalized(self, norm: Normalized, start: float, baseline: float) -> SearchResult:
+        """The search of the normalized program; what it finds, restored onto the
+        program's own arguments and outputs, verified against the program itself."""
+        budget = self.options.time_budget * NORMALIZED_SHARE
+        record = SearchRecord(f"{self.record.name}[normalized]")
+        inner = Search(
+            norm.program,
+            replace(self.options, time_budget=budget, normalize=False, profile=False),
+            self.job.make_pruner,
+            self.make_verifier(norm.program),
+            executor=self.executor,
+            progress=self.progress_stream,
+            make_verifier=self.make_verifier,
+            record=record,
+            stop=self.stop,
+        ).run()
+        self.stats = dict(inner.stats)
+        self.remarks.extend(inner.remarks)
+        # the report shows the normalized search as one segment spanning the whole program
+        whole = Segment(
+            0,
+            len(self.program.ops),
+            tuple(range(len(self.program.args))),
+            tuple(dict.fromkeys(self.program.outputs)),
+        )
+        self.record.segment(whole, bool(inner.ranked), record)
+        for r in inner.ranked:
+            restored = norm.restore(r.graph)
+            for graph, source in (
+                (restored, "normalized"),
+                (fold_layout_ops(restored), "normalized, folded"),
+            ):
+                found = self._priced(graph)
+                if found is not None:
+                    self._add(found, source)
+        ranked = self._finish_verification()
+        out = [Ranked(f.graph, f.seconds, None, self.verdicts.get(f.text, "")) for f in ranked]
+        if self.options.profile and self.profiler is not None and out and not self.stop():
+            times = self.profiler.measure([r.graph for r in out])
+            out = sorted(
+                (Ranked(r.graph, r.seconds, t, r.verdict) for r, t in zip(out, times, strict=True)),
+                key=lambda r: (r.measured if r.measured is not None else float("inf"), r.seconds),
+            )
+        elapsed = time.time() - start
+        self.record.finish(
+            [(r.graph, r.seconds, r.measured, r.verdict) for r in out], inner.complete, elapsed
+        )
+        return SearchResult(
+            out,
+            baseline,
+            self.stats,
+            inner.complete,
+            elapsed,
+            inner.units,
+            sum(1 for ok in self.verified.values() if not ok),
+            self.stop(),
+            self.remarks,
+        )
+
     def _seed(self) -> None:
-        """The program fused as it is, and with its softmax in online form, parallelized:
-        the first candidates (`seed.py`, `online.py`)."""
+        """The program fused as it is, and with its softmax in online form (one kernel, and
+        split over the keys: `online_split.py`), parallelized: the first candidates
+        (`seed.py`, `online.py`)."""
         assert self.options.target is not None
         if len(self.program.ops) > MAX_SEED_OPS:
             return
@@ -332,6 +416,10 @@ class Search:
             fused = fuse_program(with_output_types(graph, self.program.output_types))
             seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
             self._add(seed, source)
+            self._verify(seed)
+        for pair in online_split_candidates(self.program, self.options.target):
+            seed = Found(program_cost(pair, self.options.target).seconds, repr(pair), pair)
+            self._add(seed, "online split seed")
             self._verify(seed)
 
     def _seed_with_segments(self, deadline: float) -> None:

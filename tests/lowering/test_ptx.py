@@ -27,10 +27,8 @@ def test_scalar_table_covers_every_elementwise_kind() -> None:
     assert set(SCALAR_OPS) == set(ELEMENTWISE_KINDS)
 
 
-def _compile(path: Path, func: str, arch: str, bulk_copy: bool | None = None) -> CompiledProgram:
-    return compile_function(
-        get_func(parse_module(path.read_text()), func), arch, bulk_copy=bulk_copy
-    )
+def _compile(path: Path, func: str, arch: str, loads: str | None = None) -> CompiledProgram:
+    return compile_function(get_func(parse_module(path.read_text()), func), arch, loads=loads)
 
 
 def _assembles(program: CompiledProgram) -> str:
@@ -120,7 +118,7 @@ def test_cubin_target_writes_a_loadable_descriptor(tmp_path: Path) -> None:
 
 @needs_ptxas
 def test_bulk_copies_on_request() -> None:
-    program = _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_90a", True)
+    program = _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_90a", "bulk-rows")
     ptx = program.ptx
     for needed in (
         "mbarrier.init.shared::cta.b64",
@@ -134,7 +132,7 @@ def test_bulk_copies_on_request() -> None:
     # sm_80 has no bulk copies: the same request gives cp.async there
     assert (
         "cp.async.bulk"
-        not in _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_80", True).ptx
+        not in _compile(FIXTURES / "rmsnorm_linear_small.mlir", "ugraph", "sm_80", "bulk-rows").ptx
     )
 
 
@@ -144,3 +142,14 @@ def test_hoisted_block_ops_assemble(arch: str) -> None:
     program = _compile(DATA / "invariant.mlir", "norm_then_matmul", arch)
     _assembles(program)
     assert "mma.sync.aligned.m16n8k16" in program.ptx
+
+
+@needs_ptxas
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+@pytest.mark.parametrize("func", ["transposed_weight", "head_split_attention"])
+def test_strided_views_assemble(func: str, arch: str) -> None:
+    program = _compile(DATA / "views.mlir", func, arch)
+    _assembles(program)
+    # the transposed operand's tile is gathered element by element, the others in 16 bytes
+    assert "cp.async.ca.shared.global" in program.ptx
+    assert "cp.async.cg.shared.global" in program.ptx

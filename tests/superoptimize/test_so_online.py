@@ -4,6 +4,7 @@ accum_rescale, proven equal, and finite where exp of the raw scores overflows f1
 
 from __future__ import annotations
 
+import math
 import shutil
 from pathlib import Path
 
@@ -21,9 +22,12 @@ from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 from mirage.passes.linalg.to_kernel import ConvertLinalgToKernelPass
+from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.fusion import fuse_program
 from mirage.passes.superoptimize.kernelgen import with_output_types
+from mirage.passes.superoptimize.module_pass import PrunerFactory
 from mirage.passes.superoptimize.online import online_structure
+from mirage.passes.superoptimize.online_split import online_split_candidates
 from mirage.passes.superoptimize.parallelize import parallelizations
 from mirage.passes.superoptimize.partitions import (
     LOOP,
@@ -34,6 +38,7 @@ from mirage.passes.superoptimize.partitions import (
     input_layout,
     omap_choices,
 )
+from mirage.passes.superoptimize.search import Search, SearchOptions
 from mirage.tools.registry import make_context
 
 FIXTURES = Path(__file__).resolve().parent / "data"
@@ -203,6 +208,23 @@ def _online_func() -> tuple[Graph, FuncOp]:
     return found, func_from_graph("online", found)
 
 
+def _split_func() -> tuple[Graph, FuncOp]:
+    program = _torch_export("softmax_attention_float16.mlir")
+    (pair, *_) = online_split_candidates(program, SM_90)
+    return pair, func_from_graph("online_split", pair)
+
+
+def test_online_split_pair_assembles_with_ptxas() -> None:
+    if shutil.which("ptxas") is None:
+        pytest.skip("ptxas is not installed")
+    from mirage.lowering.ptx.compile import compile_function
+
+    _, func = _split_func()
+    program = compile_function(func, "sm_90a", assemble=True)
+    assert program.cubin and program.ptx.count(".entry") == 2
+    assert len(program.launches) == 2
+
+
 def test_online_kernel_assembles_with_ptxas() -> None:
     if shutil.which("ptxas") is None:
         pytest.skip("ptxas is not installed")
@@ -230,3 +252,91 @@ def test_online_kernel_matches_float64_on_the_gpu_with_large_scores() -> None:
         assert np.isfinite(got).all()
         err = np.linalg.norm(got - want) / (np.linalg.norm(want) or 1.0)
         assert err < 1e-2, err
+
+
+@pytest.mark.gpu
+def test_online_split_pair_matches_float64_on_the_gpu_with_large_scores() -> None:
+    from mirage.lowering.ptx.compile import compile_function
+    from mirage.lowering.runtime.gpu_run import default_arch, run_program
+
+    graph, func = _split_func()
+    program = compile_function(func, default_arch())
+    rng = np.random.default_rng(12)
+    for scale in (1.0, 4.0):
+        inputs = [rng.standard_normal(t.shape) * scale for t in graph.args]
+        result = run_program(program, inputs)  # outputs are poisoned before the launch
+        (want,) = evaluate(graph, result.inputs, FloatDomain(np.float64))
+        (got,) = result.outputs
+        assert np.isfinite(got).all()
+        err = np.linalg.norm(got - want) / (np.linalg.norm(want) or 1.0)
+        assert err < 1e-2, err
+
+
+def test_a_program_that_overflows_f16_storage_is_replaced_by_a_slower_finite_form() -> None:
+    # At one tile of 16 queries over 4096 keys per head the model rates the one-kernel
+    # online form slower than the program's five launches; the program's exp overflows f16
+    # on the check's N(0, 1) slice, so the finite form is the better program all the same.
+    shapes = ((2, 16, 32), (2, 32, 4096), (2, 4096, 32))
+    program = build(lambda b: _plain_attention(b, shapes, "f16"))
+    target = SM_90
+    assert program_cost(_online(program), target).seconds > program_cost(program, target).seconds
+    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+    assert verifier.storage_check(program) is not None
+    options = SearchOptions(time_budget=20.0, workers=1, target=target, keep=1)
+    result = Search(program, options, PrunerFactory(None), verifier).run()
+    assert result.baseline == math.inf
+    assert any("not finite in f16/bf16 storage" in r for r in result.remarks)
+    (best,) = result.ranked
+    assert verifier.storage_check(best.graph) is None
+    _walks_keys_with_rescale(best.graph, loop=None)
+
+
+def test_a_program_finite_in_storage_keeps_its_modelled_cost_as_the_bar() -> None:
+    shapes = ((1, 16, 32), (1, 32, 4096), (1, 4096, 32))
+    program = build(lambda b: _plain_attention(b, shapes, "f32"))
+    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+    assert verifier.storage_check(program) is None
+    options = SearchOptions(time_budget=5.0, workers=1, target=SM_90, keep=1)
+    result = Search(program, options, PrunerFactory(None), verifier).run()
+    assert result.baseline == program_cost(program, SM_90).seconds
+    assert not any("storage" in r for r in result.remarks)
+
+
+def test_few_queries_over_many_keys_split_the_keys_over_the_grid_and_combine_by_maxima() -> None:
+    shapes = ((2, 16, 32), (2, 32, 4096), (2, 4096, 32))
+    program = build(lambda b: _plain_attention(b, shapes, "f16"))
+    pairs = online_split_candidates(program, SM_90)
+    assert pairs
+    pair = pairs[0]
+    first, combine = pair.ops
+    assert first.ints_attr("grid")[2] > 1  # the keys split over grid z
+    assert combine.int_attr("forloop_range") == first.ints_attr("grid")[2]
+    assert [o.kind for o in combine.body.ops].count("accum_rescale") == 2  # type: ignore[union-attr]
+    # cheaper than one kernel walking every key in each block
+    assert program_cost(pair, SM_90).seconds < program_cost(_online(program), SM_90).seconds
+    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+    verdict = verifier.verify(pair)
+    assert verdict.equivalent, verdict
+    assert verifier.storage_check(program) is not None
+    rng = np.random.default_rng(3)
+    q, k, v = (rng.standard_normal(s) for s in shapes)
+    q *= 1.5  # scores past exp's f16 range
+    assert (q @ k).max() > 12
+    half = FloatDomain(np.float32, round_to_storage=True)
+    (want,) = evaluate(program, [q, k, v], FloatDomain())
+    (got,) = evaluate(pair, [q, k, v], half)
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)
+
+
+def test_no_split_pair_where_ops_follow_the_weighted_sum() -> None:
+    shapes = ((2, 16, 32), (2, 32, 4096), (2, 4096, 32))
+
+    def then_exp(b: KernelBuilder) -> None:
+        q, k, v = (b.input(s, "f16") for s in shapes)
+        e = b.exp(b.matmul(q, k))
+        b.output(b.exp(b.matmul(b.div(e, b.reduce_sum(e, 2)), v)))
+
+    program = build(then_exp)
+    assert online_structure(program) is not None
+    assert online_split_candidates(program, SM_90) == []

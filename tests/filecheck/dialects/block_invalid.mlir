@@ -817,3 +817,37 @@ func.func @block_element_type(%x: tensor<8x16xf32>) -> tensor<8x8xf32> {
   func.return %y : tensor<8x8xf32>
 }
 // CHECK: 'block.relu' op element type f64 is not supported (use f16, bf16 or f32)
+
+// -----
+
+func.func @view_without_strides(%x: tensor<16x8xf32>) -> tensor<8x16xf32> {
+  %y = kernel.graph(%x) grid [1, 1, 1] block [128, 1, 1] forloop 1 : (tensor<16x8xf32>) -> tensor<8x16xf32> {
+  ^bb0(%X: tensor<16x8xf32>):
+    %a = block.for_loop : tensor<8x16xf32> {
+      %t = block.input %X imap [-1, -1, -1] view [8, 16] : tensor<16x8xf32> -> tensor<8x16xf32>
+      %s = block.accum_sum %t : tensor<8x16xf32> -> tensor<8x16xf32>
+      block.yield %s : tensor<8x16xf32>
+    }
+    %o = block.output %a omap [-1, -1, -1] : tensor<8x16xf32> -> tensor<8x16xf32>
+    block.return %o : tensor<8x16xf32>
+  }
+  func.return %y : tensor<8x16xf32>
+}
+// CHECK: 'block.input' op block.input needs both view and strides, or neither
+
+// -----
+
+func.func @output_view_twice(%x: tensor<8x16xf32>) -> tensor<16x8xf32> {
+  %y = kernel.graph(%x) grid [1, 1, 1] block [128, 1, 1] forloop 1 : (tensor<8x16xf32>) -> tensor<16x8xf32> {
+  ^bb0(%X: tensor<8x16xf32>):
+    %a = block.for_loop : tensor<8x16xf32> {
+      %t = block.input %X imap [-1, -1, -1] : tensor<8x16xf32> -> tensor<8x16xf32>
+      %s = block.accum_sum %t : tensor<8x16xf32> -> tensor<8x16xf32>
+      block.yield %s : tensor<8x16xf32>
+    }
+    %o = block.output %a omap [-1, -1, -1] view [8, 16] strides [1, 4] : tensor<8x16xf32> -> tensor<16x8xf32>
+    block.return %o : tensor<16x8xf32>
+  }
+  func.return %y : tensor<16x8xf32>
+}
+// CHECK: 'block.output' op block.output result strides [1, 4] do not visit every element of [16, 8] once

@@ -1,0 +1,525 @@
+"""Layout ops normalized away before the search, and restored into the μGraph it finds.
+
+Exported programs move elements around with `kernel.reshape` and `kernel.transpose` and
+name scalars with `kernel.constant`; the search generates none of them. Before it, a
+program is rewritten so that it holds none (where it can be):
+
+- a multiplication by a splat constant becomes the kind's immediate form (`mul_scalar`,
+  `opkinds.SCALAR_FORMS`); any other constant of at most `MAX_CONSTANT_ELEMENTS` elements
+  becomes an argument of the searched program (replicated like any input);
+- a batched matmul whose operands are reshapes that merge or split their batch dims is done
+  on the operands' own batch dims, and its result reshaped (the reshapes then cancel
+  against the ones after it, as torch's `bmm` over (batch, heads) exports them);
+- a chain of reshapes and transposes from an argument is a strided view of that argument
+  (`mirage.dialects.strides`): the searched program takes the viewed tensor as an
+  argument of its own; a chain that ends in an output is a view of the output, and the
+  searched program returns the value before the chain.
+
+`Normalized.restore` maps a μGraph of the searched program back onto the original
+arguments and outputs: a view becomes the `view`/`strides` of the `block.input` that reads
+it (or of the `block.output` that writes it), a view that only adds or drops unit dims a
+reshape (a retype: no launch), a constant a `kernel.constant`. Where a plain kernel op of
+the μGraph reads a view, the chain is rebuilt as reshape and transpose. The restored
+μGraph is verified against the original program like every candidate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mirage.dialects.opkinds import (
+    CONSTANTS,
+    CONTRACTIONS,
+    INPUTS,
+    LAUNCHES,
+    LAYOUT_OPS,
+    OUTPUTS,
+    PERMUTES,
+    RESHAPES,
+    SCALAR_FORMS,
+)
+from mirage.dialects.strides import (
+    Strides,
+    contiguous,
+    reshaped_strides,
+    row_major,
+    storage_order,
+    transposed,
+)
+from mirage.dialects.ugraph.graph import AttrValue, Graph, Op, TensorType, make_op
+
+MAX_CONSTANT_ELEMENTS = 4096
+"""A larger constant stays a kernel op of its own (an argument that size would be read by
+every block that uses it)."""
+
+Shape = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where an argument of the searched program comes from: a view of an argument of the
+    original program, or a constant."""
+
+    type: TensorType
+    arg: int = -1
+    """The original argument (-1: a constant)."""
+    strides: Strides = ()
+    """Of the argument's dims into the original argument's storage."""
+    value: float = 0.0
+    """A constant's value."""
+
+    @property
+    def contiguous(self) -> bool:
+        """A retype: the argument's elements in their own order, under other unit dims."""
+        return contiguous(self.type.shape, self.strides)
+
+
+@dataclass(frozen=True)
+class Normalized:
+    original: Graph
+    program: Graph
+    """What the search sees: no layout op where they could all be removed."""
+    origins: tuple[Origin, ...]
+    """Per argument of `program`."""
+    output_strides: tuple[Strides | None, ...]
+    """Per output of `program`: its strides into the original output's storage, or None
+    where it is the original output itself."""
+
+    def restore(self, found: Graph) -> Graph:
+        """`found`, a μGraph of `program`, as a μGraph of the original program."""
+        return _Restorer(self, found).run()
+
+
+def normalize(program: Graph) -> Normalized | None:
+    """The program without its layout ops and constants, or None where it has none that
+    this can remove."""
+    if not any(op.kind in LAYOUT_OPS or op.kind in CONSTANTS for op in program.ops):
+        return None
+    if any(op.body is not None or len(op.results) != 1 for op in program.ops):
+        return None  # a μGraph already: its layout is its own
+    work = _Program.of(program)
+    work.scalar_forms()
+    work.batch_reshapes()
+    work.fold_reshapes()
+    work.dead_code()
+    result = work.extract(program)
+    if result is None or (result.program.args, result.program.ops) == (program.args, program.ops):
+        return None
+    return result
+
+
+# --- a mutable copy of a kernel-level program ------------------------------------------
+
+
+@dataclass
+class _Node:
+    kind: str
+    operands: list[int]
+    type: TensorType
+    attrs: dict[str, AttrValue]
+
+
+class _Program:
+    """Values are ints: the arguments, then one per node (every kernel op but a graph has
+    one result). Rewrites append nodes and redirect uses; `dead_code` drops the rest."""
+
+    def __init__(self, args: tuple[TensorType, ...]) -> None:
+        self.args = args
+        self.nodes: dict[int, _Node] = {}
+        self.order: list[int] = []
+        self.outputs: list[int] = []
+        self.next = len(args)
+
+    @staticmethod
+    def of(program: Graph) -> _Program:
+        p = _Program(program.args)
+        for op, results in program.result_ids():
+            p.nodes[results[0]] = _Node(op.kind, list(op.operands), op.results[0], dict(op.attrs))
+            p.order.append(results[0])
+        p.next = program.num_values
+        p.outputs = list(program.outputs)
+        return p
+
+    def type_of(self, v: int) -> TensorType:
+        return self.args[v] if v < len(self.args) else self.nodes[v].type
+
+    def node(self, v: int) -> _Node | None:
+        return self.nodes.get(v)
+
+    def add_before(self, at: int, node: _Node) -> int:
+        v = self.next
+        self.next += 1
+        self.nodes[v] = node
+        self.order.insert(self.order.index(at), v)
+        return v
+
+    def replace_uses(self, old: int, new: int) -> None:
+        for n in self.nodes.values():
+            n.operands = [new if o == old else o for o in n.operands]
+        self.outputs = [new if o == old else o for o in self.outputs]
+
+    # rewrites ------------------------------------------------------------------------
+
+    def scalar_forms(self) -> None:
+        """x * c, c a splat constant of one element, is mul_scalar(x, c) where x has the
+        result's shape."""
+        for v in list(self.order):
+            n = self.nodes[v]
+            form = SCALAR_FORMS.get(n.kind)
+            if form is None:
+                continue
+            for k, c in enumerate(n.operands):
+                cn = self.node(c)
+                other = n.operands[1 - k]
+                if (
+                    cn is not None
+                    and cn.kind in CONSTANTS
+                    and cn.type.numel == 1
+                    and self.type_of(other).shape == n.type.shape
+                ):
+                    value = cn.attrs["value"]
+                    assert isinstance(value, float | int)
+                    self.nodes[v] = _Node(form, [other], n.type, {"scalar": float(value)})
+                    break
+
+    def batch_reshapes(self) -> None:
+        """matmul(reshape(a), reshape(b)) where the reshapes only regroup batch dims, into
+        reshape(matmul(a, b)): the batch dims are those the operands had."""
+        for v in list(self.order):
+            n = self.nodes[v]
+            if n.kind not in CONTRACTIONS or len(n.type.shape) < 3:
+                continue
+            sources: list[int] = []
+            batch: Shape | None = None
+            for o in n.operands:
+                on = self.node(o)
+                if on is None or on.kind not in RESHAPES:
+                    sources.append(o)
+                    continue
+                src = on.operands[0]
+                s, t = self.type_of(src).shape, on.type.shape
+                if len(s) < 2 or s[-2:] != t[-2:] or (batch is not None and s[:-2] != batch):
+                    break
+                batch = s[:-2]
+                sources.append(src)
+            else:
+                if batch is None or batch == n.type.shape[:-2]:
+                    continue
+                if any(
+                    self.type_of(s).shape[:-2] not in (batch, ()) for s in sources
+                ):  # an operand reshaped otherwise, or broadcast
+                    continue
+                shape = (*batch, *n.type.shape[-2:])
+                mm = self.add_before(
+                    v, _Node("matmul", sources, TensorType(shape, n.type.dtype), dict(n.attrs))
+                )
+                self.nodes[v] = _Node("reshape", [mm], n.type, {})
+
+    def fold_reshapes(self) -> None:
+        """reshape(reshape(x)) is reshape(x); a reshape to x's own shape is x."""
+        for v in list(self.order):
+            n = self.nodes.get(v)
+            if n is None or n.kind not in RESHAPES:
+                continue
+            inner = self.node(n.operands[0])
+            if inner is not None and inner.kind in RESHAPES:
+                n.operands = [inner.operands[0]]
+            if self.type_of(n.operands[0]).shape == n.type.shape:
+                self.replace_uses(v, n.operands[0])
+
+    def dead_code(self) -> None:
+        live = set(self.outputs)
+        for v in reversed(self.order):
+            if v in live:
+                live.update(self.nodes[v].operands)
+        self.order = [v for v in self.order if v in live]
+        self.nodes = {v: self.nodes[v] for v in self.order}
+
+    # the searched program ------------------------------------------------------------
+
+    def _arg_views(self) -> dict[int, tuple[int, Strides]]:
+        """Values that are strided views of an argument: (argument, strides)."""
+        views: dict[int, tuple[int, Strides]] = {
+            a: (a, row_major(t.shape)) for a, t in enumerate(self.args)
+        }
+        for v in self.order:
+            n = self.nodes[v]
+            if n.kind not in LAYOUT_OPS or n.operands[0] not in views:
+                continue
+            arg, strides = views[n.operands[0]]
+            shape = self.type_of(n.operands[0]).shape
+            if n.kind in PERMUTES:
+                perm = n.attrs["permutation"]
+                assert isinstance(perm, tuple)
+                _, new = transposed(shape, strides, [int(p) for p in perm])  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+            else:
+                got = reshaped_strides(shape, strides, n.type.shape)
+                if got is None:
+                    continue
+                new = got
+            views[v] = (arg, new)
+        return views
+
+    def _output_view(self, out: int) -> tuple[int, Strides] | None:
+        """An output made by a chain of layout ops from a computed value: (the value, its
+        strides into the output's storage)."""
+        shape = self.type_of(out).shape
+        strides = row_major(shape)
+        v = out
+        while (n := self.node(v)) is not None and n.kind in LAYOUT_OPS:
+            src = n.operands[0]
+            src_shape = self.type_of(src).shape
+            if n.kind in PERMUTES:
+                perm = n.attrs["permutation"]
+                assert isinstance(perm, tuple)
+                p = [int(x) for x in perm]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+                inv = [p.index(d) for d in range(len(p))]
+                _, strides = transposed(shape, strides, inv)
+            else:
+                got = reshaped_strides(shape, strides, src_shape)
+                if got is None:
+                    return None
+                strides = got
+            shape, v = src_shape, src
+        if v == out or self.node(v) is None:
+            return None  # no chain, or a chain from an argument
+        return v, strides
+
+    def extract(self, original: Graph) -> Normalized | None:
+        views = self._arg_views()
+        origins: list[Origin] = []
+        number: dict[int, int] = {}
+        by_origin: dict[Origin, int] = {}
+
+        def argument(v: int) -> int:
+            if v in number:
+                return number[v]
+            n = self.node(v)
+            if n is not None and n.kind in CONSTANTS:
+                value = n.attrs["value"]
+                assert isinstance(value, float | int)
+                origin = Origin(n.type, value=float(value))
+            else:
+                arg, strides = views[v]
+                origin = Origin(self.type_of(v), arg, strides)
+            if origin not in by_origin:
+                by_origin[origin] = len(origins)
+                origins.append(origin)
+            number[v] = by_origin[origin]
+            return number[v]
+
+        def as_argument(v: int) -> bool:
+            n = self.node(v)
+            if n is not None and n.kind in CONSTANTS:
+                return n.type.numel <= MAX_CONSTANT_ELEMENTS
+            return v in views
+
+        outputs: list[int] = []
+        output_strides: list[Strides | None] = []
+        for out in self.outputs:
+            chain = self._output_view(out)
+            if chain is None:
+                outputs.append(out)
+                output_strides.append(None)
+            else:
+                outputs.append(chain[0])
+                output_strides.append(chain[1])
+        # what the searched program computes: the ops the outputs need, stopping at views
+        live: set[int] = set()
+        todo = list(outputs)
+        while todo:
+            v = todo.pop()
+            if v in live or as_argument(v):
+                continue
+            live.add(v)
+            todo.extend(self.nodes[v].operands)
+        for v in self.order:  # arguments in the order their first reader reads them
+            if v in live:
+                for o in self.nodes[v].operands:
+                    if as_argument(o):
+                        argument(o)
+        for v in outputs:
+            if as_argument(v):
+                return None  # an output that is an argument's view: nothing to search
+        n_args = len(origins)
+        ops: list[Op] = []
+        value_of: dict[int, int] = {}
+        for v in self.order:
+            if v not in live:
+                continue
+            n = self.nodes[v]
+            operands = tuple(value_of[o] if o in value_of else number[o] for o in n.operands)
+            ops.append(Op(n.kind, operands, (n.type,), tuple(sorted(n.attrs.items()))))
+            value_of[v] = n_args + len(ops) - 1
+        graph = Graph(
+            tuple(o.type for o in origins), tuple(ops), tuple(value_of[v] for v in outputs)
+        )
+        return Normalized(original, graph, tuple(origins), tuple(output_strides))
+
+
+# --- restoring -----------------------------------------------------------------------
+
+
+class _Restorer:
+    def __init__(self, norm: Normalized, found: Graph) -> None:
+        self.norm = norm
+        self.found = found
+        self.original = norm.original
+        self.ops: list[Op] = []
+        self.n = len(self.original.args)
+        self.materialized: dict[int, int] = {}
+        """Arguments of the searched program, as values of the restored one."""
+
+    def emit(self, op: Op) -> int:
+        self.ops.append(op)
+        self.n += 1
+        return self.n - 1
+
+    def value(self, arg: int) -> int:
+        """An argument of the searched program as a value of the restored program: the
+        original argument, a reshape of it (a retype), the chain of a permuted view, or a
+        constant."""
+        if arg in self.materialized:
+            return self.materialized[arg]
+        origin = self.norm.origins[arg]
+        if origin.arg < 0:
+            v = self.emit(make_op("constant", (), [origin.type], value=origin.value))
+        else:
+            source = self.original.args[origin.arg]
+            v = origin.arg
+            shape = origin.type.shape
+            if not origin.contiguous:
+                order = storage_order(shape, origin.strides)
+                stored = TensorType(tuple(shape[d] for d in order), source.dtype)
+                v = self.emit(make_op("reshape", (v,), [stored]))
+                perm = tuple(order.index(d) for d in range(len(shape)))
+                v = self.emit(make_op("transpose", (v,), [origin.type], permutation=perm))
+            elif source.shape != shape:
+                v = self.emit(make_op("reshape", (v,), [origin.type]))
+        self.materialized[arg] = v
+        return v
+
+    def run(self) -> Graph:
+        found = self.found
+        n_found_args = len(found.args)
+        local: dict[int, int] = {}
+        out_view = self._outputs_in_place()
+
+        def operand(v: int) -> int:
+            return self.value(v) if v < n_found_args else local[v]
+
+        for op, results in found.result_ids():
+            if op.kind in LAUNCHES and op.body is not None:
+                operands: list[int] = []
+                views: dict[int, tuple[Shape, Strides]] = {}
+                for i, v in enumerate(op.operands):
+                    if v < n_found_args:
+                        origin = self.norm.origins[v]
+                        if origin.arg >= 0 and not origin.contiguous:
+                            operands.append(origin.arg)
+                            views[i] = (origin.type.shape, origin.strides)
+                            continue
+                    operands.append(operand(v))
+                saved = {k: out_view[r] for k, r in enumerate(results) if r in out_view}
+                new = self._graph(op, operands, views, saved)
+            else:
+                new = replace(op, operands=tuple(operand(v) for v in op.operands))
+            first = self.n
+            self.ops.append(new)
+            self.n += len(new.results)
+            for k, r in enumerate(results):
+                local[r] = first + k
+        outputs: list[int] = []
+        for k, v in enumerate(found.outputs):
+            value = operand(v)
+            strides = self.norm.output_strides[k]
+            if strides is not None and v not in out_view:
+                value = self._store(value, strides, self.original.output_types[k])
+            outputs.append(value)
+        return Graph(self.original.args, tuple(self.ops), tuple(outputs))
+
+    def _outputs_in_place(self) -> dict[int, Strides]:
+        """Results of graph ops that an output saver can write through the output's view:
+        each read by nothing but that one output."""
+        found = self.found
+        made_by_graph = {r for op, rs in found.result_ids() if op.kind in LAUNCHES for r in rs}
+        reads = {v for op in found.ops for v in op.operands}
+        out: dict[int, Strides] = {}
+        for k, v in enumerate(found.outputs):
+            strides = self.norm.output_strides[k]
+            if (
+                strides is not None
+                and v in made_by_graph
+                and v not in reads
+                and found.outputs.count(v) == 1
+            ):
+                out[v] = strides
+        return out
+
+    def _store(self, value: int, strides: Strides, to: TensorType) -> int:
+        """The output's chain rebuilt after a value: its transpose into storage order, then
+        a reshape."""
+        shape = self.ops_type(value).shape
+        order = storage_order(shape, strides)
+        if order != tuple(range(len(shape))):
+            t = TensorType(tuple(shape[d] for d in order), to.dtype)
+            value = self.emit(make_op("transpose", (value,), [t], permutation=order))
+        if self.ops_type(value).shape != to.shape:
+            value = self.emit(make_op("reshape", (value,), [to]))
+        return value
+
+    def ops_type(self, v: int) -> TensorType:
+        n = len(self.original.args)
+        if v < n:
+            return self.original.args[v]
+        for op in self.ops:
+            if v < n + len(op.results):
+                return op.results[v - n]
+            n += len(op.results)
+        raise KeyError(v)
+
+    def _graph(
+        self,
+        op: Op,
+        operands: list[int],
+        views: dict[int, tuple[Shape, Strides]],
+        saved: dict[int, Strides],
+    ) -> Op:
+        """A graph op reading some of its operands through views and writing some of its
+        results through the outputs' views."""
+        body = op.body
+        assert body is not None
+        args = tuple(self.ops_type(v) for v in operands)
+        results = list(op.results)
+        body_ops: list[Op] = []
+        savers = {out: k for k, out in enumerate(body.outputs)}
+        for bop, rs in body.result_ids():
+            if bop.kind in INPUTS and bop.operands[0] in views:
+                shape, strides = views[bop.operands[0]]
+                bop = _with_view(bop, shape, strides)
+            elif bop.kind in OUTPUTS and rs[0] in savers and savers[rs[0]] in saved:
+                k = savers[rs[0]]
+                storage = TensorType(
+                    self.original.output_types[self._output_index(op, k)].shape,
+                    bop.results[0].dtype,
+                )
+                bop = _with_view(bop, bop.results[0].shape, saved[k])
+                bop = replace(bop, results=(storage,))
+                results[k] = TensorType(storage.shape, results[k].dtype)
+            body_ops.append(bop)
+        new_body = Graph(args, tuple(body_ops), body.outputs, body.loop_end)
+        return replace(op, operands=tuple(operands), results=tuple(results), body=new_body)
+
+    def _output_index(self, op: Op, k: int) -> int:
+        """Which output of the found program result k of `op` is."""
+        for o, rs in self.found.result_ids():
+            if o is op:
+                return self.found.outputs.index(rs[k])
+        raise KeyError(k)
+
+
+def _with_view(op: Op, shape: Shape, strides: Strides) -> Op:
+    attrs = dict(op.attrs)
+    attrs["view"] = tuple(shape)
+    attrs["strides"] = tuple(strides)
+    return replace(op, attrs=tuple(sorted(attrs.items())))

@@ -1,0 +1,54 @@
+// μGraphs whose streamed tiles suit tensor-map copies (2-D tiles of whole 128-byte panels).
+
+// A weight-streaming matmul, x (16, 4096) @ W (4096, 8192): one W tile of 64x64 per block
+// and iteration.
+func.func @stream(%0: tensor<16x4096xf16>, %1: tensor<4096x8192xf16>) -> tensor<16x8192xf16> {
+  %2 = kernel.graph(%0, %1) grid [128, 1, 1] block [128, 1, 1] forloop 64 : (tensor<16x4096xf16>, tensor<4096x8192xf16>) -> tensor<16x8192xf16> {
+  ^bb0(%3: tensor<16x4096xf16>, %4: tensor<4096x8192xf16>):
+    %5 = block.for_loop : tensor<16x64xf32> {
+      %6 = block.input %3 imap [-1, -1, -1] forloop_dim 1 : tensor<16x4096xf16> -> tensor<16x64xf16>
+      %7 = block.input %4 imap [1, -1, -1] forloop_dim 0 : tensor<4096x8192xf16> -> tensor<64x64xf16>
+      %8 = block.matmul %6, %7 : tensor<16x64xf16>, tensor<64x64xf16> -> tensor<16x64xf32>
+      %9 = block.accum_sum %8 : tensor<16x64xf32> -> tensor<16x64xf32>
+      block.yield %9 : tensor<16x64xf32>
+    }
+    %10 = block.output %5 omap [1, -1, -1] : tensor<16x64xf32> -> tensor<16x8192xf16>
+    block.return %10 : tensor<16x8192xf16>
+  }
+  func.return %2 : tensor<16x8192xf16>
+}
+
+// The same product with W tiles of 64x128: two 128-byte panels, two boxes per tile.
+func.func @stream_wide(%0: tensor<16x4096xf16>, %1: tensor<4096x8192xf16>) -> tensor<16x8192xf16> {
+  %2 = kernel.graph(%0, %1) grid [64, 1, 1] block [128, 1, 1] forloop 64 : (tensor<16x4096xf16>, tensor<4096x8192xf16>) -> tensor<16x8192xf16> {
+  ^bb0(%3: tensor<16x4096xf16>, %4: tensor<4096x8192xf16>):
+    %5 = block.for_loop : tensor<16x128xf32> {
+      %6 = block.input %3 imap [-1, -1, -1] forloop_dim 1 : tensor<16x4096xf16> -> tensor<16x64xf16>
+      %7 = block.input %4 imap [1, -1, -1] forloop_dim 0 : tensor<4096x8192xf16> -> tensor<64x128xf16>
+      %8 = block.matmul %6, %7 : tensor<16x64xf16>, tensor<64x128xf16> -> tensor<16x128xf32>
+      %9 = block.accum_sum %8 : tensor<16x128xf32> -> tensor<16x128xf32>
+      block.yield %9 : tensor<16x128xf32>
+    }
+    %10 = block.output %5 omap [1, -1, -1] : tensor<16x128xf32> -> tensor<16x8192xf16>
+    block.return %10 : tensor<16x8192xf16>
+  }
+  func.return %2 : tensor<16x8192xf16>
+}
+
+// A loop task that writes shared memory (the running maximum of the partial products):
+// the consumer warps meet at a barrier in every iteration.
+func.func @running_max(%0: tensor<16x1024xf16>, %1: tensor<1024x2048xf16>) -> tensor<16x2048xf16> {
+  %2 = kernel.graph(%0, %1) grid [32, 1, 1] block [128, 1, 1] forloop 16 : (tensor<16x1024xf16>, tensor<1024x2048xf16>) -> tensor<16x2048xf16> {
+  ^bb0(%3: tensor<16x1024xf16>, %4: tensor<1024x2048xf16>):
+    %5 = block.for_loop : tensor<16x64xf32> {
+      %6 = block.input %3 imap [-1, -1, -1] forloop_dim 1 : tensor<16x1024xf16> -> tensor<16x64xf16>
+      %7 = block.input %4 imap [1, -1, -1] forloop_dim 0 : tensor<1024x2048xf16> -> tensor<64x64xf16>
+      %8 = block.matmul %6, %7 : tensor<16x64xf16>, tensor<64x64xf16> -> tensor<16x64xf32>
+      %9 = block.accum_max %8 : tensor<16x64xf32> -> tensor<16x64xf32>
+      block.yield %9 : tensor<16x64xf32>
+    }
+    %10 = block.output %5 omap [1, -1, -1] : tensor<16x64xf32> -> tensor<16x2048xf16>
+    block.return %10 : tensor<16x2048xf16>
+  }
+  func.return %2 : tensor<16x2048xf16>
+}

@@ -1,0 +1,353 @@
+"""TMA loads on the CPU: the planner's facts (swizzled tiles, stages, fallbacks), the swizzle
+the readers compute, the tensor maps of the launch descriptor, the encoding call's
+arguments and the launch's parameters (the driver replaced by fakes)."""
+
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+from xdsl.ir import Block
+
+from mirage.dialects.hardware import SM_80, SM_90A
+from mirage.dialects.ugraph.from_ir import graph_from_func
+from mirage.lowering.optimize.layout import Tile
+from mirage.lowering.optimize.load_plan import PRODUCER_THREADS, stage_bytes
+from mirage.lowering.optimize.plan import Plan, plan_graph_op
+from mirage.lowering.ptx.compile import compile_function
+from mirage.lowering.runtime import driver, loader, tensor_maps
+from mirage.lowering.runtime.errors import ArgumentError
+from mirage.lowering.runtime.program import (
+    CompiledProgram,
+    KernelLaunch,
+    ProgramError,
+    TensorMapSpec,
+)
+from mirage.lowering.to_llvm.llvm_builder import Builder
+from mirage.lowering.to_llvm.tile_loads import swizzled_offset
+from tests.conftest import FIXTURES, get_func, parse_module
+
+DATA = Path(__file__).parent / "data"
+TMA = DATA / "tma.mlir"
+
+
+def _plan(path: Path, func: str, loads: str, target: Any = SM_90A) -> Plan:
+    f = get_func(parse_module(path.read_text()), func)
+    graph_op = graph_from_func(f).ops[-1]
+    assert graph_op.kind == "graph" and graph_op.body is not None
+    return plan_graph_op(
+        graph_op.body,
+        graph_op.ints_attr("grid"),
+        graph_op.ints_attr("block"),
+        graph_op.int_attr("forloop_range"),
+        target,
+        loads=loads,
+    )
+
+
+# --- the swizzle -----------------------------------------------------------------------
+
+
+def _reference_offset(t: Tile, row: int, col: int) -> int:
+    """16-byte chunk index XOR (row % 8) within each 1024-byte atom of 8 rows of 128
+    bytes; panels of 128-byte columns one after the other."""
+    byte = col * t.esize
+    panel, within = divmod(byte, 128)
+    chunk, rest = divmod(within, 16)
+    atom, r8 = divmod(row, 8)
+    return panel * t.panel_bytes + atom * 1024 + r8 * 128 + (chunk ^ r8) * 16 + rest
+
+
+def _offset(t: Tile, row: int, col: int) -> int:
+    """The emitter's swizzled offset, folded to a constant for constant coordinates."""
+    off = swizzled_offset(Builder(Block()), t, row, col)
+    assert isinstance(off, int)
+    return off
+
+
+@pytest.mark.parametrize(
+    ("shape", "dtype"), [((64, 64), "f16"), ((16, 128), "bf16"), ((2, 64), "f16"), ((8, 64), "f32")]
+)
+def test_swizzled_offsets(shape: tuple[int, int], dtype: str) -> None:
+    t = Tile(shape, dtype, shape[1], swizzle=128)
+    seen: set[int] = set()
+    for row in range(shape[0]):
+        for col in range(shape[1]):
+            off = _offset(t, row, col)
+            assert off == _reference_offset(t, row, col), (row, col)
+            seen.add(off // t.esize)
+    # one element per slot, all inside one stage of the tile
+    assert len(seen) == shape[0] * shape[1]
+    assert max(seen) * t.esize < t.copy_bytes
+    assert t.copy_bytes % 1024 == 0
+
+
+def test_swizzle_moves_chunks_not_bytes_within_them() -> None:
+    t = Tile((8, 64), "f16", 64, swizzle=128)
+    # row 3: chunk c lands at chunk c ^ 3; the 8 elements of a chunk stay together, in order
+    for c in range(8):
+        base = _offset(t, 3, 8 * c)
+        assert base == 3 * 128 + (c ^ 3) * 16
+        assert [_offset(t, 3, 8 * c + e) for e in range(8)] == [base + 2 * e for e in range(8)]
+
+
+# --- the planner -----------------------------------------------------------------------
+
+
+def test_tma_plan_facts() -> None:
+    p = _plan(TMA, "stream", "tma")
+    assert p.loads == "tma"
+    assert p.launch_threads == p.threads + PRODUCER_THREADS
+    for v in p.streamed:
+        t = p.tiles[v]
+        assert t.swizzle == 128 and t.offset % 1024 == 0 and t.copy_bytes % 1024 == 0
+    # as many stages as the loop and shared memory allow
+    assert p.stages == 16
+    # full and empty mbarriers after the tiles, then the slack that aligns the base
+    assert p.mbarriers % 8 == 0
+    assert p.smem_bytes == p.mbarriers + 16 * p.stages + 1024
+    assert stage_bytes(p.streamed, p.tiles) == 16 * 128 + 64 * 128
+
+
+def test_tma_stages_bounded_by_shared_memory() -> None:
+    p = _plan(TMA, "stream_wide", "tma")
+    per_stage = sum(p.tiles[v].copy_bytes for v in p.streamed)
+    assert p.stages < 16
+    assert p.smem_bytes <= SM_90A.shared_memory_per_block
+    # one more stage would not fit
+    assert p.smem_bytes + per_stage + 16 > SM_90A.shared_memory_per_block
+
+
+def test_tma_falls_back_to_cp_async() -> None:
+    # sm_80 has no tensor maps
+    assert _plan(TMA, "stream", "tma", SM_80).loads == "cp-async"
+    # 64x48 f16 tiles: rows of 96 bytes are no whole 128-byte panel
+    p = _plan(FIXTURES / "rmsnorm_linear.mlir", "ugraph", "tma")
+    assert p.loads == "cp-async"
+    assert all(t.swizzle == 0 for t in p.tiles.values())
+
+
+def test_unknown_loads_is_an_error() -> None:
+    with pytest.raises(ValueError, match="loads must be one of cp-async, bulk-rows, tma"):
+        _plan(TMA, "stream", "tensor-maps")
+
+
+def test_default_is_cp_async() -> None:
+    program = compile_function(get_func(parse_module(TMA.read_text()), "stream"), "sm_90a")
+    assert "cp.async.bulk" not in program.ptx
+    assert program.launches[0].block == (128, 1, 1) and not program.launches[0].tensor_maps
+
+
+# --- the descriptor --------------------------------------------------------------------
+
+
+def _tma_program(func: str = "stream_wide") -> CompiledProgram:
+    return compile_function(get_func(parse_module(TMA.read_text()), func), "sm_90a", loads="tma")
+
+
+def test_descriptor_tensor_maps() -> None:
+    program = _tma_program()
+    (launch,) = program.launches
+    assert launch.block == (160, 1, 1) and launch.args == (0, 1, 2)
+    x, w = launch.tensor_maps
+    assert x == TensorMapSpec(0, (4096, 16), (8192,), (64, 16), 128, "f16")
+    assert w == TensorMapSpec(1, (8192, 4096), (16384,), (64, 64), 128, "f16")
+    again = CompiledProgram.from_json(program.to_json())
+    assert again.launches == program.launches
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"strides": (8200,)}, "multiples of 16"),
+        ({"box": (64, 512)}, "at most 256"),
+        ({"box": (128, 16)}, "at most the swizzle of 128"),
+        ({"swizzle": 96}, "swizzle must be 0, 32, 64 or 128"),
+        ({"strides": ()}, "must have 1 entries"),
+    ],
+)
+def test_tensor_map_spec_checks(change: dict[str, Any], message: str) -> None:
+    fields: dict[str, Any] = {
+        "buffer": 0,
+        "dims": (4096, 16),
+        "strides": (8192,),
+        "box": (64, 16),
+        "swizzle": 128,
+        "dtype": "f16",
+    }
+    fields.update(change)
+    with pytest.raises(ProgramError, match=message):
+        TensorMapSpec(**fields)
+
+
+def test_tensor_map_must_fit_its_buffer() -> None:
+    program = _tma_program()
+    launch = program.launches[0]
+    wrong = TensorMapSpec(0, (8192, 4096), (16384,), (64, 64), 128, "f16")
+    bad = KernelLaunch(
+        launch.name, launch.grid, launch.block, launch.shared_bytes, launch.args, (wrong,)
+    )
+    with pytest.raises(ProgramError, match="over buffer 0"):
+        CompiledProgram(program.ptx, program.arch, program.buffers, 2, 1, (bad,))
+
+
+# --- encoding and launching, on a fake driver -------------------------------------------
+
+
+class _Enum:
+    def __getattr__(self, name: str) -> str:
+        return name
+
+
+class _Map:
+    """What cuTensorMapEncodeTiled returns: 128 bytes behind getPtr()."""
+
+    def __init__(self, fill: int) -> None:
+        self.buf = (ctypes.c_uint8 * 128)(*([fill] * 128))
+
+    def getPtr(self) -> int:
+        return ctypes.addressof(self.buf)
+
+
+def _u64(v: int) -> tuple[str, int]:
+    return ("u64", v)
+
+
+def _u32(v: int) -> tuple[str, int]:
+    return ("u32", v)
+
+
+def _same(stream: int) -> int:
+    return stream
+
+
+def _fake_driver(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...]]]:
+    calls: list[tuple[str, tuple[Any, ...]]] = []
+    fake = SimpleNamespace(
+        CUtensorMapDataType=_Enum(),
+        CUtensorMapInterleave=_Enum(),
+        CUtensorMapSwizzle=_Enum(),
+        CUtensorMapL2promotion=_Enum(),
+        CUtensorMapFloatOOBfill=_Enum(),
+        cuuint64_t=_u64,
+        cuuint32_t=_u32,
+    )
+    keep: list[_Map] = []
+
+    def call(name: str, *args: Any) -> Any:
+        calls.append((name, args))
+        if name == "cuTensorMapEncodeTiled":
+            keep.append(_Map(len(keep) + 1))
+            return keep[-1]
+        return None
+
+    monkeypatch.setattr(driver, "api", lambda: fake)
+    monkeypatch.setattr(driver, "call", call)
+    return calls
+
+
+def test_encode_arguments(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _fake_driver(monkeypatch)
+    spec = TensorMapSpec(1, (8192, 4096), (16384,), (64, 64), 128, "f16")
+    data = tensor_maps.encode(spec, 0x7F0000001000)
+    assert data == bytes([1] * 128)
+    ((name, args),) = calls
+    assert name == "cuTensorMapEncodeTiled"
+    assert args == (
+        "CU_TENSOR_MAP_DATA_TYPE_FLOAT16",
+        2,
+        0x7F0000001000,
+        [("u64", 8192), ("u64", 4096)],
+        [("u64", 16384)],
+        [("u32", 64), ("u32", 64)],
+        [("u32", 1), ("u32", 1)],
+        "CU_TENSOR_MAP_INTERLEAVE_NONE",
+        "CU_TENSOR_MAP_SWIZZLE_128B",
+        "CU_TENSOR_MAP_L2_PROMOTION_L2_256B",
+        "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE",
+    )
+    bf16 = TensorMapSpec(0, (64, 8), (128,), (64, 8), 128, "bf16")
+    assert tensor_maps.encode_arguments(bf16, 256)[0] == "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16"
+
+
+def test_encode_refuses_a_misaligned_tensor(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _fake_driver(monkeypatch)
+    spec = TensorMapSpec(1, (8192, 4096), (16384,), (64, 64), 128, "f16")
+    with pytest.raises(ArgumentError, match="buffer 1 at 0x1008 is not 16-byte aligned"):
+        tensor_maps.encode(spec, 0x1008)
+    assert not calls
+
+
+def test_launch_passes_tensor_maps_after_pointers(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _fake_driver(monkeypatch)
+    program = _tma_program()
+    launch = program.launches[0]
+    loaded = object.__new__(loader.LoadedProgram)
+    loaded.program = program
+    loaded._functions = {launch.name: "fn"}  # pyright: ignore[reportPrivateUsage]
+    loaded._scratch = []  # pyright: ignore[reportPrivateUsage]
+    loaded._tensor_maps = tensor_maps.TensorMaps()  # pyright: ignore[reportPrivateUsage]
+    seen: list[list[bytes]] = []
+
+    def capture(name: str, *args: Any) -> Any:
+        if name != "cuLaunchKernel":
+            return calls_call(name, *args)
+        params = args[9]
+        pointers = np.ctypeslib.as_array((ctypes.c_uint64 * 5).from_address(params))
+        values = [ctypes.string_at(int(p), 8) for p in pointers[:3]]
+        maps = [ctypes.string_at(int(p), 128) for p in pointers[3:]]
+        seen.append([*values, *maps])
+        assert args[4:7] == (160, 1, 1) and args[7] == launch.shared_bytes
+        return None
+
+    calls_call = driver.call
+    monkeypatch.setattr(driver, "call", capture)
+    monkeypatch.setattr(driver, "as_stream", _same)
+    ptrs = [0x10000, 0x20000, 0x30000]
+    loaded.launch(ptrs, 0)
+    loaded.launch(ptrs, 0)  # the same tensors: nothing encoded again
+    loaded.launch([0x40000, 0x20000, 0x30000], 0)
+    encoded = [args for name, args in calls if name == "cuTensorMapEncodeTiled"]
+    assert [a[2] for a in encoded] == [0x10000, 0x20000, 0x40000]
+    first = seen[0]
+    assert [int.from_bytes(v, "little") for v in first[:3]] == ptrs
+    assert first[3] == bytes([1] * 128) and first[4] == bytes([2] * 128)
+    assert seen[1] == first
+    assert seen[2][3] == bytes([3] * 128) and seen[2][4] == first[4]
+
+
+def test_tma_plan_prints_parses_and_decodes() -> None:
+    from mirage.lowering.optimize.annotate import PlanUgraph
+    from mirage.lowering.optimize.decisions import PLAN, PlanAttr, decode
+    from mirage.tools.registry import make_context
+
+    module = parse_module(TMA.read_text())
+    PlanUgraph("sm_90a", "tma").apply(make_context(), module)
+    reparsed = parse_module(str(module))
+    assert str(reparsed) == str(module)
+    for name in ("stream", "stream_wide", "running_max"):
+        (op,) = [o for o in graph_from_func(get_func(reparsed, name)).ops if o.kind == "graph"]
+        attr = op.annotation(PLAN)
+        assert isinstance(attr, PlanAttr)
+        decoded = decode(op, attr)
+        fresh = _plan(TMA, name, "tma")
+        assert decoded.loads == "tma" and decoded.tensor_maps() == fresh.tensor_maps()
+        for field in Plan.__dataclass_fields__:
+            if field != "graph":
+                assert getattr(decoded, field) == getattr(fresh, field), field
+
+
+def test_swizzle_on_a_tile_is_checked() -> None:
+    from xdsl.utils.exceptions import VerifyException
+
+    text = "#mirage.tile<64x48xf16, offset 0, swizzle 128>"
+    with pytest.raises(VerifyException, match="rows of a multiple of 128 bytes, got 64x48xf16"):
+        parse_module(f'"test.op"() {{t = {text}}} : () -> ()').verify()
+    with pytest.raises(VerifyException, match="swizzle must be 0 or 128, got 64"):
+        parse_module(
+            '"test.op"() {t = #mirage.tile<64x64xf16, offset 0, swizzle 64>} : () -> ()'
+        ).verify()
