@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I32,
@@ -18,7 +18,6 @@ from xdsl.dialects.builtin import (
     Float32Type,
     IntegerAttr,
     IntegerType,
-    Signedness,
     StringAttr,
     UnitAttr,
     f32,
@@ -42,6 +41,8 @@ from xdsl.irdl import (
     var_operand_def,
 )
 from xdsl.utils.exceptions import VerifyException
+
+from mirage.dialects.types import integer_or_none
 
 SHARED = 3
 GLOBAL = 1
@@ -163,8 +164,8 @@ class ShflSyncOp(IRDLOperation):
             raise VerifyException(
                 f"shuffle kind must be one of {', '.join(SHUFFLE_KINDS)}, got '{self.kind.data}'"
             )
-        ty = self.val.type
-        if isinstance(ty, IntegerType) and cast("IntegerType[int, Signedness]", ty).bitwidth != 32:
+        ty = integer_or_none(self.val.type)
+        if ty is not None and ty.bitwidth != 32:
             raise VerifyException("shuffled integers must be i32")
 
 

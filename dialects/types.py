@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import cast
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, TensorType
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
@@ -27,6 +34,13 @@ def tensor_or_none(ty: Attribute) -> TensorType[Attribute] | None:
     if not isinstance(ty, TensorType):
         return None
     return cast("TensorType[Attribute]", ty)
+
+
+def integer_or_none(ty: Attribute) -> IntegerType[int, Signedness] | None:
+    """`ty` as an integer type with its width and signedness typed, or None."""
+    if not isinstance(ty, IntegerType):
+        return None
+    return cast("IntegerType[int, Signedness]", ty)
 
 
 def element_name(ty: Attribute) -> str:

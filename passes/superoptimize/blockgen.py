@@ -239,7 +239,7 @@ class BlockGenerator:
                 a_shape = self._type(state, a).shape
                 fa = 1 if self._frees(state, a) else 0
                 na = 1 if isinstance(a, _Fresh) else 0
-                ra = frozenset({a.value}) if isinstance(a, _Fresh) else frozenset()
+                ra = frozenset({a.value}) if isinstance(a, _Fresh) else frozenset[int]()
                 for kind, attrs in unary:
                     m = self._merged(state, kind, (a,))
                     if self._room(state, fa, kind in ACCUMULATORS, na, ra, m):

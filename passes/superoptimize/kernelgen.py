@@ -263,7 +263,7 @@ class SearchSpace:
             except (ShapeError, DimMismatch):
                 self.stats.rejected += 1
                 continue
-            op = make_op(kind, operands, [TensorType(shape, COMPUTE_DTYPE)], **attrs)
+            op = make_op(kind, operands, [TensorType(shape, COMPUTE_DTYPE)], None, **attrs)
             if (op.kind, op.operands, op.attrs) in existing or not self._fits_last(node, op):
                 self.stats.rejected += 1
                 continue

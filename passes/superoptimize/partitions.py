@@ -209,7 +209,7 @@ def compute_layout(
             partial = _linear_in_one(a, b)
         else:
             _no_partial(*layouts)
-            partial = frozenset()
+            partial = frozenset[Partial]()
         return _check_single_use(Layout(tuple(dims), partial))
     if kind in CONTRACTIONS:
         (a, sa), (b, _) = operands
