@@ -18,9 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "equivalence"))
 
+from equivalence.mutation_engine import random_pairs, run_campaign  # noqa: E402
 from test_equiv_mutations import seed_pairs  # noqa: E402
-
-from mirage.passes.equivalence.mutation import random_pairs, run_campaign  # noqa: E402
 
 
 def main() -> None:

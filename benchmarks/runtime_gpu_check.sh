@@ -22,7 +22,7 @@ export PYTHONPATH="$ns:${PYTHONPATH:-}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 python3 - <<'EOF'
 import cuda.bindings, numpy
-from mirage.lowering.runtime.assemble import find_assembler
+from mirage.lowering.runtime.cubin_cache import find_assembler
 a = find_assembler()
 print("cuda-bindings", cuda.bindings.__version__, "numpy", numpy.__version__,
       "assembler", a.name if a else None)

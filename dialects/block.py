@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     Float64Type,
     FloatAttr,
     IntegerAttr,
+    IntegerType,
     TensorType,
     f64,
     i64,
@@ -44,7 +45,7 @@ from xdsl.utils.exceptions import VerifyException
 from mirage.dialects import common, shapes
 from mirage.dialects.elementwise import define_elementwise_ops
 from mirage.dialects.strides import check_view, check_window, is_window
-from mirage.dialects.types import check_result_shape, element_name, tensor_shape
+from mirage.dialects.types import as_tensor, check_result_shape, element_name, tensor_shape
 
 
 def enclosing_graph(op: Operation) -> IRDLOperation:
@@ -164,7 +165,7 @@ def _grid_of(op: Operation) -> tuple[tuple[int, int, int], int] | None:
     return graph.grid_dims, graph.loop_range
 
 
-def _ints(attr: DenseArrayBase) -> tuple[int, ...]:
+def _ints(attr: DenseArrayBase[IntegerType]) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
@@ -262,8 +263,8 @@ class InputOp(IRDLOperation):
         except shapes.ShapeError as e:
             raise VerifyException(str(e)) from e
         check_result_shape(tensor_shape(self.result.type, "tile"), want, "tile")
-        assert isinstance(source.type, TensorType) and isinstance(self.result.type, TensorType)
-        if element_name(source.type.element_type) != element_name(self.result.type.element_type):
+        source_elem = as_tensor(source.type).element_type
+        if element_name(source_elem) != element_name(as_tensor(self.result.type).element_type):
             raise VerifyException("tile element type must match the source tensor's")
 
 
@@ -412,8 +413,7 @@ class AccumulatorOp(IRDLOperation, ABC):
 
     def __init__(self, input: SSAValue | Operation, result_type: Attribute | None = None):
         if result_type is None:
-            it = SSAValue.get(input).type
-            assert isinstance(it, TensorType)
+            it = as_tensor(SSAValue.get(input).type)
             shape = self.result_shape(tuple(it.get_shape()))
             result_type = TensorType(it.element_type, shape)
         super().__init__(operands=[input], result_types=[result_type])

@@ -18,9 +18,10 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from mirage.dialects import kernel, shapes
+from mirage.dialects.types import tensor_or_none
 from mirage.dialects.ugraph.convert import element_type
 
 Value = SSAValue
@@ -71,9 +72,9 @@ class KernelBuilder:
         return op.results[0]
 
     @staticmethod
-    def _type(v: Value) -> TensorType:
-        ty = v.type
-        if not isinstance(ty, TensorType):
+    def _type(v: Value) -> TensorType[Attribute]:
+        ty = tensor_or_none(v.type)
+        if ty is None:
             raise TypeError(f"{v} is not a tensor")
         return ty
 
@@ -128,6 +129,9 @@ class KernelBuilder:
 
     def relu(self, x: Value, dtype: str | None = None) -> Value:
         return self.elementwise("relu", x, dtype=dtype)
+
+    def tanh(self, x: Value, dtype: str | None = None) -> Value:
+        return self.elementwise("tanh", x, dtype=dtype)
 
     def add(self, a: Operand, b: Operand, dtype: str | None = None) -> Value:
         return self.elementwise("add", a, b, dtype=dtype)

@@ -33,7 +33,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from mirage.dialects import shapes
-from mirage.dialects.types import check_result_shape, tensor_shape
+from mirage.dialects.types import as_tensor, check_result_shape, tensor_shape
 
 
 def _shape_error(e: shapes.ShapeError) -> VerifyException:
@@ -81,9 +81,8 @@ class _TwoTensorOp(IRDLOperation, ABC):
         result_type: Attribute | None = None,
     ):
         if result_type is None:
-            lt = SSAValue.get(lhs).type
-            rt = SSAValue.get(rhs).type
-            assert isinstance(lt, TensorType) and isinstance(rt, TensorType)
+            lt = as_tensor(SSAValue.get(lhs).type)
+            rt = as_tensor(SSAValue.get(rhs).type)
             shape = self.shape_rule(tuple(lt.get_shape()), tuple(rt.get_shape()))
             result_type = TensorType(lt.element_type, shape)
         super().__init__(operands=[lhs, rhs], result_types=[result_type])
@@ -101,13 +100,17 @@ class _TwoTensorOp(IRDLOperation, ABC):
 class BinaryOp(_TwoTensorOp, ABC):
     """An elementwise op of two tensors of one rank; extents of 1 broadcast."""
 
-    shape_rule = staticmethod(shapes.broadcast)
+    @staticmethod
+    def shape_rule(lhs: shapes.Shape, rhs: shapes.Shape) -> shapes.Shape:
+        return shapes.broadcast(lhs, rhs)
 
 
 class MatmulOp(_TwoTensorOp, ABC):
     """(..., m, k) x (..., k, n) -> (..., m, n)."""
 
-    shape_rule = staticmethod(shapes.matmul)
+    @staticmethod
+    def shape_rule(lhs: shapes.Shape, rhs: shapes.Shape) -> shapes.Shape:
+        return shapes.matmul(lhs, rhs)
 
 
 class MulScalarOp(IRDLOperation, ABC):
@@ -158,8 +161,7 @@ class ReduceOp(IRDLOperation, ABC):
         result_type: Attribute | None = None,
     ):
         if result_type is None:
-            it = SSAValue.get(input).type
-            assert isinstance(it, TensorType)
+            it = as_tensor(SSAValue.get(input).type)
             shape = shapes.reduce(tuple(it.get_shape()), dim, size)
             result_type = TensorType(it.element_type, shape)
         super().__init__(
@@ -252,10 +254,9 @@ class ConcatOp(IRDLOperation, ABC):
         result_type: Attribute | None = None,
     ):
         if result_type is None:
-            types = [SSAValue.get(i).type for i in inputs]
-            assert all(isinstance(t, TensorType) for t in types)
-            shape = shapes.concat([tuple(t.get_shape()) for t in types], dim)  # type: ignore[union-attr]
-            result_type = TensorType(types[0].element_type, shape)  # type: ignore[union-attr]
+            types = [as_tensor(SSAValue.get(i).type) for i in inputs]
+            shape = shapes.concat([tuple(t.get_shape()) for t in types], dim)
+            result_type = TensorType(types[0].element_type, shape)
         super().__init__(
             operands=[inputs], result_types=[result_type], properties={"dim": IntegerAttr(dim, i64)}
         )

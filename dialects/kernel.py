@@ -35,7 +35,7 @@ from mirage.dialects import common, shapes
 from mirage.dialects.elementwise import define_elementwise_ops
 from mirage.dialects.hardware import largest_block
 from mirage.dialects.scope import check_dominance
-from mirage.dialects.types import check_result_shape, tensor_shape
+from mirage.dialects.types import as_tensor, check_result_shape, tensor_shape
 
 
 class _KernelLevel(IRDLOperation, ABC):
@@ -128,8 +128,7 @@ class TransposeOp(_KernelLevel):
         result_type: Attribute | None = None,
     ):
         if result_type is None:
-            it = SSAValue.get(input).type
-            assert isinstance(it, TensorType)
+            it = as_tensor(SSAValue.get(input).type)
             shape = shapes.transpose(tuple(it.get_shape()), permutation)
             result_type = TensorType(it.element_type, shape)
         super().__init__(

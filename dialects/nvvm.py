@@ -42,6 +42,8 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from mirage.dialects.types import integer_or_none
+
 SHARED = 3
 GLOBAL = 1
 
@@ -134,7 +136,7 @@ class ShflSyncOp(IRDLOperation):
     """shfl.sync.<kind>.b32 over the lanes of `mask`."""
 
     name = "nvvm.shfl.sync"
-    T: ClassVar = VarConstraint("T", AnyOf([BaseAttr(Float32Type), BaseAttr(IntegerType)]))
+    T: ClassVar = VarConstraint("T", AnyOf((BaseAttr(Float32Type), BaseAttr(IntegerType))))
     kind = prop_def(StringAttr)
     mask = operand_def(I32)
     val = operand_def(T)
@@ -162,7 +164,8 @@ class ShflSyncOp(IRDLOperation):
             raise VerifyException(
                 f"shuffle kind must be one of {', '.join(SHUFFLE_KINDS)}, got '{self.kind.data}'"
             )
-        if isinstance(self.val.type, IntegerType) and self.val.type.width.data != 32:
+        ty = integer_or_none(self.val.type)
+        if ty is not None and ty.bitwidth != 32:
             raise VerifyException("shuffled integers must be i32")
 
 

@@ -4,21 +4,15 @@ shared memory; accumulators alive through the whole loop)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 
-from mirage.dialects.types import element_name
+from mirage.dialects.types import element_name, tensor_or_none
 from mirage.dialects.ugraph.graph import DTYPE_BYTES
-
-if TYPE_CHECKING:
-    from mirage.dialects.kernel import GraphOp
 
 
 def tile_bytes(value: SSAValue) -> int:
-    ty = value.type
-    if not isinstance(ty, TensorType):
+    ty = tensor_or_none(value.type)
+    if ty is None:
         return 0
     n = 1
     for d in ty.get_shape():
@@ -26,11 +20,12 @@ def tile_bytes(value: SSAValue) -> int:
     return n * DTYPE_BYTES[element_name(ty.element_type)]
 
 
-def peak_shared_memory(graph: GraphOp) -> int:
+def peak_shared_memory(graph: Operation) -> int:
+    """The most shared memory a kernel.graph's body holds at once."""
     from mirage.dialects.block import AccumulatorOp, ForLoopOp, OutputOp, ReturnOp, YieldOp
 
     schedule: list[Operation] = []
-    for op in graph.body.block.ops:
+    for op in graph.regions[0].block.ops:
         if isinstance(op, ForLoopOp):
             schedule.extend(op.body.block.ops)
         schedule.append(op)
@@ -44,10 +39,10 @@ def peak_shared_memory(graph: GraphOp) -> int:
             start[r] = 0 if isinstance(op, AccumulatorOp) else i
             end[r] = i
             for use in r.uses:
-                user = use.operation
-                while user not in position and user.parent_op() is not None:
+                user: Operation | None = use.operation
+                while user is not None and user not in position:
                     user = user.parent_op()  # a use inside a thread.fuse body
-                if user in position:
+                if user is not None:
                     end[r] = max(end[r], position[user])
         if isinstance(op, AccumulatorOp):
             loop_results = op.parent_op()

@@ -27,7 +27,7 @@ from xdsl.utils.exceptions import VerifyException
 from mirage.dialects import shapes
 from mirage.dialects.elementwise import define_elementwise_ops
 from mirage.dialects.scope import check_local_operands
-from mirage.dialects.types import check_result_shape, element_name, tensor_shape
+from mirage.dialects.types import as_tensor, check_result_shape, element_name, tensor_shape
 
 
 class _InFuse(IRDLOperation, ABC):
@@ -123,9 +123,7 @@ class FuseOp(IRDLOperation):
         if body is None:
             arg_types: list[Attribute] = []
             for i in inputs:
-                t = SSAValue.get(i).type
-                assert isinstance(t, TensorType)
-                arg_types.append(t.element_type)
+                arg_types.append(as_tensor(SSAValue.get(i).type).element_type)
             body = Region(Block(arg_types=arg_types))
         super().__init__(operands=[inputs], result_types=[output_types], regions=[body])
 

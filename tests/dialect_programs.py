@@ -75,6 +75,7 @@ REFERENCE: dict[str, Callable[..., Array]] = {
     "silu": lambda x: x * 0.5 * (1.0 + np.tanh(x / 2.0)),
     "gelu": lambda x: x * 0.5 * _erfc(-x / math.sqrt(2.0)),
     "relu": lambda x: np.where(x > 0, x, 0.0),
+    "tanh": lambda x: np.sinh(x) / np.cosh(x),
     "add": lambda a, b: a + b,
     "sub": lambda a, b: a - b,
     "mul": lambda a, b: a * b,

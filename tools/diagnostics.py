@@ -15,7 +15,7 @@ import signal
 import struct
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,7 +186,7 @@ class Terminated(BaseException):
 
 
 @contextmanager
-def sigterm_raises() -> Iterator[None]:
+def sigterm_raises() -> Generator[None]:
     """SIGTERM raises Terminated in the main thread while inside, so that `finally`
     blocks run (Python's default is to die on the spot)."""
 

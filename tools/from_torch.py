@@ -25,7 +25,9 @@ class MissingTorchError(ImportError):
 def _torch_mlir() -> tuple[Any, Any]:
     try:
         import torch
-        from torch_mlir import fx  # pyright: ignore[reportMissingImports]
+
+        # torch-mlir is optional and ships no type information
+        from torch_mlir import fx  # pyright: ignore[reportMissingImports, reportMissingTypeStubs]
     except ImportError as e:
         raise MissingTorchError(
             f"importing PyTorch programs needs torch and torch-mlir ({e.name} is missing): "
@@ -35,7 +37,9 @@ def _torch_mlir() -> tuple[Any, Any]:
 
 
 def _as_module(program: Any) -> torch.nn.Module:
-    torch, _ = _torch_mlir()
+    _torch_mlir()  # the clear error where torch or torch-mlir is missing
+    import torch  # an optional dependency: imported where it is used
+
     if isinstance(program, torch.nn.Module):
         return program
 

@@ -75,7 +75,7 @@ def _convert_kernel_to_linalg() -> type[ModulePass]:
 
 
 def _annotate_abstract_expr() -> type[ModulePass]:
-    from mirage.passes.pruning.annotate import AnnotateAbstractExprPass
+    from mirage.passes.pruning.expr_annotation import AnnotateAbstractExprPass
 
     return AnnotateAbstractExprPass
 

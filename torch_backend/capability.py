@@ -22,15 +22,15 @@ from typing import Any
 import torch
 from torch import fx
 
+from mirage.dialects import opkinds
+from mirage.dialects.opkinds import KERNEL
 from mirage.tools.from_torch import import_module
 
 log = logging.getLogger("mirage.torch")
 
 DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
 """The element types the kernels compute in."""
-DATA_MOVEMENT = frozenset(
-    {"kernel.reshape", "kernel.transpose", "kernel.slice", "kernel.concat", "kernel.constant"}
-)
+DATA_MOVEMENT = frozenset(f"{KERNEL}.{k}" for k in opkinds.DATA_MOVEMENT)
 """Kernel ops that compute nothing: a subgraph of only these stays in PyTorch (a view there)."""
 SUPPORT_VERSION = f"support-3 torch {torch.__version__}"
 

@@ -27,6 +27,7 @@ from torch.fx.passes.operator_support import OperatorSupportBase
 from torch.fx.passes.shape_prop import ShapeProp
 from torch.fx.passes.utils.fuser_utils import fuse_by_partitions, validate_partition
 
+from mirage.dialects.opkinds import LAYOUT_OPS
 from mirage.dialects.ugraph.graph import Graph, TensorType
 from mirage.torch.capability import DTYPES, Answer, Capability, tensor_meta
 from mirage.torch.options import BackendOptions
@@ -230,7 +231,7 @@ def _build(
             f"the import takes {len(program.args)} inputs, the subgraph {len(examples)}"
         )
     chosen = searcher.choose(name, program)
-    kernels = sum(1 for op in chosen.graph.ops if op.kind not in ("reshape", "transpose"))
+    kernels = sum(1 for op in chosen.graph.ops if op.kind not in LAYOUT_OPS)
     if options.reference:
         from mirage.torch.runner import ReferenceRunner
 

@@ -100,7 +100,9 @@ class FloatDomain(Domain[Array]):
 
     def elementwise(self, kind: str, args: Sequence[Array]) -> Array:
         with np.errstate(all="ignore"):
-            out = ELEMENTWISE_KINDS[kind].float_fn(*args)
+            fn = ELEMENTWISE_KINDS[kind].float_fn
+            assert fn is not None
+            out = fn(*args)
         return np.asarray(out, dtype=self.dtype)
 
     def scale(self, value: Array, factor: float) -> Array:

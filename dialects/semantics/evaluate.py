@@ -12,12 +12,12 @@ An axis of extent 1 there means "the same for every block (or iteration)".
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import BLOCK, OP_KINDS, Family, Loop, OpKind
 from mirage.dialects.semantics.domain import Array, Domain
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.strides import store_view, view_of
@@ -68,44 +68,78 @@ def _run(graph: Graph, args: list[V], domain: Domain[V], lead: int) -> list[V]:
 
 def _apply(op: Op, args: list[V], domain: Domain[V], lead: int) -> list[V]:
     """The meaning of one op whose values carry `lead` leading (block, iteration) axes."""
-    kind = op.kind
-    if kind in ELEMENTWISE_KINDS:
-        return [domain.elementwise(kind, args)]
-    if kind == "mul_scalar":
-        return [domain.scale(args[0], op.float_attr("scalar"))]
-    if kind == "matmul":
-        return [domain.matmul(args[0], args[1])]
-    if kind in ("reduce_sum", "reduce_max"):
-        red = "sum" if kind == "reduce_sum" else "max"
-        return [_reduce_to(domain, red, args[0], lead + op.int_attr("dim"), op.int_attr("size"))]
-    if kind == "rms_norm":
-        return [_rms_norm(domain, args, op.eps)]
-    if kind == "concat":
-        return [domain.concat(_broadcast_leading(domain, args, lead), lead + op.int_attr("dim"))]
-    if kind == "constant":
-        shape = op.results[0].shape
-        return [domain.from_array(np.full(shape, op.float_attr("value")))]
-    if kind == "transpose":
-        perm = [*range(lead), *(lead + p for p in op.ints_attr("permutation"))]
-        return [domain.restructure(args[0], lambda a: a.transpose(perm))]
-    if kind == "slice":
-        window = tuple(
-            slice(o, o + n)
-            for o, n in zip(op.ints_attr("offsets"), op.results[0].shape, strict=True)
-        )
-        return [domain.restructure(args[0], lambda a: a[(*(slice(None),) * lead, *window)])]
-    if kind == "reshape":
-        shape = op.results[0].shape
-        return [domain.restructure(args[0], lambda a: a.reshape((*a.shape[:lead], *shape)))]
-    if kind == "graph":
-        assert op.body is not None
+    kind = OP_KINDS.get(op.kind)
+    if kind is None:
+        raise NotImplementedError(f"no semantics for op kind '{op.kind}'")
+    if kind.evaluate is not None:
+        return [kind.evaluate(domain, args, kind.param_values(op.attr))]
+    rule = _BY_FAMILY.get(kind.family)
+    if rule is None:
+        raise NotImplementedError(f"no semantics for op kind '{op.kind}'")
+    return rule(op, kind, args, domain, lead)
+
+
+def _matmul(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    return [domain.matmul(args[0], args[1])]
+
+
+def _reduction(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    red = kind.reduce
+    assert red is not None
+    return [_reduce_to(domain, red, args[0], lead + op.int_attr("dim"), op.int_attr("size"))]
+
+
+def _norm(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    return [_rms_norm(domain, args, op.eps)]
+
+
+def _concat(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    return [domain.concat(_broadcast_leading(domain, args, lead), lead + op.int_attr("dim"))]
+
+
+def _constant(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    shape = op.results[0].shape
+    return [domain.from_array(np.full(shape, op.float_attr("value")))]
+
+
+def _permute(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    perm = [*range(lead), *(lead + p for p in op.ints_attr("permutation"))]
+    return [domain.restructure(args[0], lambda a: a.transpose(perm))]
+
+
+def _slice(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    window = tuple(
+        slice(o, o + n) for o, n in zip(op.ints_attr("offsets"), op.results[0].shape, strict=True)
+    )
+    return [domain.restructure(args[0], lambda a: a[(*(slice(None),) * lead, *window)])]
+
+
+def _reshape(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    shape = op.results[0].shape
+    return [domain.restructure(args[0], lambda a: a.reshape((*a.shape[:lead], *shape)))]
+
+
+def _structure(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    assert op.body is not None
+    if kind.body == BLOCK:
         return _run_launch(op, args, domain)
-    if kind == "fuse":
-        assert op.body is not None
-        shape = np.broadcast_shapes(*(domain.shape(a) for a in args))
-        bcast = [domain.restructure(a, lambda x, s=shape: np.broadcast_to(x, s)) for a in args]
-        return _run(op.body, bcast, domain, lead)
-    raise NotImplementedError(f"no semantics for op kind '{kind}'")
+    shape = np.broadcast_shapes(*(domain.shape(a) for a in args))
+    bcast = [domain.restructure(a, lambda x, s=shape: np.broadcast_to(x, s)) for a in args]
+    return _run(op.body, bcast, domain, lead)
+
+
+_Rule = Callable[[Op, OpKind, list[V], Domain[V], int], list[V]]
+_BY_FAMILY: dict[Family, _Rule[Any]] = {
+    Family.CONTRACTION: _matmul,
+    Family.REDUCTION: _reduction,
+    Family.NORM: _norm,
+    Family.CONCAT: _concat,
+    Family.CONSTANT: _constant,
+    Family.PERMUTE: _permute,
+    Family.RESHAPE: _reshape,
+    Family.SLICE: _slice,
+    Family.STRUCTURE: _structure,
+}
 
 
 def _reduce_to(domain: Domain[V], kind: str, value: V, axis: int, size: int) -> V:
@@ -159,8 +193,8 @@ def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
     values: list[V] = list(args)
     for index, bop in enumerate(body.ops):
         operands = [values[i] for i in bop.operands]
-        kind = bop.kind
-        if kind == "input":
+        family = OP_KINDS[bop.kind].family
+        if family is Family.INPUT:
             imap, fdim = bop.ints_attr("imap"), bop.int_attr("forloop_dim")
             view, strides = bop.layout(body.type_of(bop.operands[0]).shape)
             offset = bop.offset
@@ -172,9 +206,9 @@ def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
                     ),
                 )
             ]
-        elif kind.startswith("accum_"):
+        elif family is Family.ACCUMULATOR:
             results = [_accumulate(bop, operands, domain, loops)]
-        elif kind == "output":
+        elif family is Family.OUTPUT:
             omap = bop.ints_attr("omap")
             storage = bop.results[0].shape
             _, strides = bop.layout(storage)
@@ -247,24 +281,24 @@ def _accumulate(op: Op, args: list[V], domain: Domain[V], loops: int) -> V:
     def over_loop(kind: str, v: V) -> V:
         return drop_iteration_axis(domain.reduce(kind, every_iteration(v), it))  # type: ignore[arg-type]
 
-    kind = op.kind
+    loop = OP_KINDS[op.kind].loop
     x = args[0]
-    if kind == "accum_sum":
+    if loop is Loop.SUM:
         return over_loop("sum", x)
-    if kind == "accum_max":
+    if loop is Loop.MAX:
         return over_loop("max", x)
-    if kind in ("accum_sum_last", "accum_mean_last", "accum_rms_last"):
+    if loop in (Loop.SUM_LAST, Loop.MEAN_LAST, Loop.RMS_LAST):
         n = domain.shape(x)[-1]
-        if kind == "accum_rms_last":
+        if loop is Loop.RMS_LAST:
             x = domain.elementwise("square", [x])
         total = over_loop("sum", domain.reduce("sum", x, -1))
-        if kind == "accum_sum_last":
+        if loop is Loop.SUM_LAST:
             return total
         mean = _plus_eps(domain, domain.scale(total, 1.0 / (n * loops)), op.eps)
-        return mean if kind == "accum_mean_last" else domain.elementwise("sqrt", [mean])
-    if kind == "accum_rescale":
+        return mean if loop is Loop.MEAN_LAST else domain.elementwise("sqrt", [mean])
+    if loop is Loop.RESCALE:
         scores = every_iteration(args[1])
         top = domain.reduce("max", scores, it)
         weight = domain.elementwise("exp", [domain.elementwise("sub", [scores, top])])
         return over_loop("sum", domain.elementwise("mul", [x, weight]))
-    raise NotImplementedError(f"no semantics for accumulator '{kind}'")
+    raise NotImplementedError(f"no semantics for accumulator '{op.kind}'")

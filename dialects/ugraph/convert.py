@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from mirage.dialects.types import tensor_or_none
 from mirage.dialects.ugraph.graph import AttrValue
 from mirage.dialects.ugraph.graph import TensorType as MTensorType
 
@@ -40,8 +41,9 @@ def element_type(dtype: str) -> Attribute:
 
 
 def type_from_ir(ty: Attribute) -> MTensorType:
-    if isinstance(ty, TensorType):
-        return MTensorType(tuple(ty.get_shape()), dtype_name(ty.element_type))
+    tensor = tensor_or_none(ty)
+    if tensor is not None:
+        return MTensorType(tuple(tensor.get_shape()), dtype_name(tensor.element_type))
     return MTensorType((), dtype_name(ty))  # a thread-level scalar
 
 

@@ -19,20 +19,14 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from mirage.dialects.opkinds import ACCUMULATORS, LAUNCHES
 from mirage.dialects.strides import row_major
 
 if TYPE_CHECKING:
     from xdsl.ir import Attribute
 
 AttrValue = Hashable
-ACCUMULATOR_KINDS = (
-    "accum_sum",
-    "accum_sum_last",
-    "accum_mean_last",
-    "accum_rms_last",
-    "accum_max",
-    "accum_rescale",
-)
+ACCUMULATOR_KINDS = ACCUMULATORS
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +168,9 @@ class Graph:
     def with_bodies(self, rewrite: Callable[[Graph], Graph]) -> Graph:
         """This kernel-level graph with `rewrite` applied to every graph-defined op's body."""
         ops = tuple(
-            replace(op, body=rewrite(op.body)) if op.kind == "graph" and op.body is not None else op
+            replace(op, body=rewrite(op.body))
+            if op.kind in LAUNCHES and op.body is not None
+            else op
             for op in self.ops
         )
         return Graph(self.args, ops, self.outputs, self.loop_end)

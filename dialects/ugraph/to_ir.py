@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from mirage.dialects.opkinds import ACCUMULATORS, FUSES, LAUNCHES
 from mirage.dialects.ugraph.convert import attr_to_ir, type_to_ir
 from mirage.dialects.ugraph.graph import Graph, Op
 
@@ -50,10 +51,10 @@ def _build(op: Op, operands: list[SSAValue], level: str) -> Operation:
         raise ValueError(f"no {level}-level op for kind '{op.kind}'")
     regions: list[Region] = []
     scalar = level == "thread"
-    if op.kind == "graph":
+    if op.kind in LAUNCHES:
         assert op.body is not None
         regions = [_block_region(op.body)]
-    elif op.kind == "fuse":
+    elif op.kind in FUSES:
         assert op.body is not None
         from mirage.dialects.thread import YieldOp
 
@@ -83,7 +84,7 @@ def _block_region(body: Graph) -> Region:
         new = _build(op, [values[i] for i in op.operands], "block")
         if index < body.loop_end:
             loop_block.add_op(new)
-            if op.kind.startswith("accum_"):
+            if op.kind in ACCUMULATORS:
                 accumulators.append(new.results[0])
         else:
             entry.add_op(new)

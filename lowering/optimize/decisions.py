@@ -16,7 +16,7 @@ numbered as the search model numbers a block graph (arguments first, then every 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Literal, TypeVar, get_args
 
 from xdsl.dialects.builtin import ArrayAttr, FloatData, IntAttr, IntegerAttr, StringAttr, UnitAttr
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute
@@ -34,9 +34,10 @@ from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, broadcast_batc
 
 MMA_KINDS = ("mma.sync.m16n8k16", "fma")
 MODES = ("regs", "store", "accumulate")
-COMBINES = ("sum", "max")
+Combine = Literal["sum", "max"]
+COMBINES: tuple[str, ...] = get_args(Combine)
 FINALIZE = ("", "scale", "rms")
-TASK_KINDS = (
+TaskKind = Literal[
     "copy",
     "compute",
     "matmul",
@@ -51,7 +52,9 @@ TASK_KINDS = (
     "materialize",
     "convert",
     "output",
-)
+]
+"""The plan's task kinds (some named after the op they run)."""
+TASK_KINDS: tuple[str, ...] = get_args(TaskKind)
 
 
 def _ints(values: Sequence[int]) -> ArrayAttr[IntAttr]:

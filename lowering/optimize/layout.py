@@ -95,7 +95,7 @@ class Tile:
             return self.panels * self.panel_bytes
         if not self.shape:
             return ALIGN
-        rows = self.shape[0] * self.strides[0] if len(self.shape) >= 2 else self.shape[0]
+        rows = self.shape[0] * self.strides[0] if len(self.shape) >= 2 else math.prod(self.shape)
         return align_up(rows * self.esize)
 
     @property

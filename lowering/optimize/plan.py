@@ -9,7 +9,7 @@ From a block graph (the search model's `Graph`), it decides
   software pipeline of the input iterators;
 - a schedule of tasks in phases with a barrier between phases, reordered for the fewest
   barriers, and shared-memory offsets by liveness over those phases.
-The code generator (`mirage.lowering.to_llvm.kernel`) follows this plan literally.
+The code generator (`mirage.lowering.to_llvm.graph_kernel`) follows this plan literally.
 """
 
 from __future__ import annotations
@@ -20,27 +20,33 @@ from dataclasses import dataclass, field
 
 from mirage.dialects import shapes
 from mirage.dialects.hardware import MMA_SYNC, SM_90, SM_90A, Target
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import (
+    ACCUMULATORS,
+    CONCATS,
+    CONTRACTIONS,
+    FUSED,
+    INPUTS,
+    LAST_DIM_ACCUMULATORS,
+    LOOP_MEAN_LAST,
+    LOOP_RESCALE,
+    LOOP_RMS_LAST,
+    LOOP_SUM,
+    LOOP_SUM_LAST,
+    NORMS,
+    OUTPUTS,
+    PLAIN_ACCUMULATORS,
+    REDUCTIONS,
+)
 from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS as ACCUMULATOR_KINDS_TUPLE
 from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize import load_plan
 from mirage.lowering.optimize.layout import ALIGN, Tile, align_up, row_pitch
 
-ELEMENTWISE_CLASS = frozenset({*ELEMENTWISE_KINDS, "mul_scalar", "fuse"})
+ELEMENTWISE_CLASS = FUSED
 ACCUMULATOR_KINDS = frozenset(ACCUMULATOR_KINDS_TUPLE)
-ELEMENT_READERS = ELEMENTWISE_CLASS | {
-    "concat",
-    "reduce_sum",
-    "reduce_max",
-    "rms_norm",
-    "output",
-    "accum_sum",
-    "accum_max",
-    "accum_sum_last",
-    "accum_mean_last",
-    "accum_rms_last",
-    "accum_rescale",
-}
+ELEMENT_READERS = (
+    ELEMENTWISE_CLASS | CONCATS | REDUCTIONS | NORMS | OUTPUTS | frozenset(ACCUMULATORS)
+)
 """Ops that read their operands element by element (so a fused producer can be
 computed where they read it)."""
 
@@ -55,7 +61,7 @@ COMPUTE_BOUND = 32
 """Tensor-core flops per streamed byte above which a kernel is compute-bound."""
 
 
-ROW_ACCUMULATORS = frozenset({"accum_sum_last", "accum_mean_last", "accum_rms_last"})
+ROW_ACCUMULATORS = LAST_DIM_ACCUMULATORS
 MAX_ROW_PASSES = 4
 
 
@@ -86,9 +92,9 @@ def wide_group(threads: int, outputs: int, per_output: int) -> int:
 
 def _wide_reductions(graph: Graph, threads: int) -> bool:
     for op in graph.ops:
-        if op.kind in ("reduce_sum", "reduce_max", "rms_norm"):
+        if op.kind in REDUCTIONS or op.kind in NORMS:
             shape = graph.type_of(op.operands[0]).shape
-            if op.kind == "rms_norm":
+            if op.kind in NORMS:
                 dim, size = len(shape) - 1, 1
             else:
                 dim, size = op.int_attr("dim"), op.int_attr("size")
@@ -348,7 +354,7 @@ class Planner:
     def _classify_inputs(self) -> None:
         p = self.plan
         for i, op in enumerate(p.graph.ops):
-            if op.kind != "input":
+            if op.kind not in INPUTS:
                 continue
             v = self._result(i)
             if op.int_attr("forloop_dim") == shapes.REPLICATE or p.loops == 1:
@@ -365,7 +371,7 @@ class Planner:
         p = self.plan
         g = p.graph
         for i, op in enumerate(g.ops):
-            if op.kind != "matmul":
+            if op.kind not in CONTRACTIONS:
                 continue
             a, b = op.operands
             ta, tb = g.type_of(a), g.type_of(b)
@@ -428,8 +434,8 @@ class Planner:
             self.chains[mm.result] = chain
             end = chain[-1]
             uses = self.uses.get(end, [])
-            if len(uses) == 1 and uses[0][1].kind in ("accum_sum", "accum_max"):
-                mm.combine = "sum" if uses[0][1].kind == "accum_sum" else "max"
+            if len(uses) == 1 and uses[0][1].kind in PLAIN_ACCUMULATORS:
+                mm.combine = "sum" if uses[0][1].kind in LOOP_SUM else "max"
                 mm.target = self._result(uses[0][0])
                 regs = len(chain) == 1 and mm.combine == "sum" and mm.tensor_core
                 mm.mode = "regs" if regs else "accumulate"
@@ -461,11 +467,11 @@ class Planner:
             m2s = [
                 p.matmuls[i]
                 for i, op in uses
-                if op.kind == "matmul"
+                if op.kind in CONTRACTIONS
                 and op.operands == (e, op.operands[1])
                 and e != op.operands[1]
             ]
-            sums = [(i, op) for i, op in uses if op.kind == "accum_sum_last"]
+            sums = [(i, op) for i, op in uses if op.kind in LOOP_SUM_LAST]
             if len(m2s) != 1 or len(sums) + 1 != len(uses) or len(sums) > 1:
                 continue
             m2 = m2s[0]
@@ -535,7 +541,7 @@ class Planner:
                 continue
             op = self.op_of(v)
             assert op is not None
-            if op.kind == "output":
+            if op.kind in OUTPUTS:
                 continue
             ty = g.type_of(v)
             dtype = ty.dtype
@@ -545,9 +551,9 @@ class Planner:
                 dtype = "f32"
                 src_shape = g.type_of(op.operands[0]).shape
                 n = (src_shape[-1] if src_shape else 1) * p.loops
-                if op.kind == "accum_mean_last":
+                if op.kind in LOOP_MEAN_LAST:
                     finalize = ("scale", 1.0 / n, op.eps)
-                elif op.kind == "accum_rms_last":
+                elif op.kind in LOOP_RMS_LAST:
                     finalize = ("rms", 1.0 / n, op.eps)
             for mm in p.matmuls.values():
                 if mm.target == v and mm.parts[3] > 1:
@@ -558,7 +564,7 @@ class Planner:
             ty = g.type_of(src)
             p.tiles[twin] = self._tile(ty.shape, ty.dtype, twin, 1, ("", 1.0, 0.0))
         for i, op in enumerate(g.ops):
-            if op.kind == "accum_rescale":
+            if op.kind in LOOP_RESCALE:
                 m = p.new_value()
                 p.rescale_max[self._result(i)] = m
                 p.tiles[m] = self._tile(
@@ -606,9 +612,9 @@ class Planner:
             tasks = p.loop if i < g.loop_end else p.post
             v = results[0]
             kind = op.kind
-            if kind == "input":
+            if kind in INPUTS:
                 continue  # the pipeline copies inputs, outside the phases
-            if kind == "matmul":
+            if kind in CONTRACTIONS:
                 mm = p.matmuls[i]
                 if mm.chain_next >= 0:
                     m2 = p.matmuls[mm.chain_next]
@@ -638,11 +644,11 @@ class Planner:
             reads = self._materialized(op.operands)
             if kind in ELEMENTWISE_CLASS:
                 tasks.append(Task("compute", i, reads, tuple(results)))
-            elif kind in ("reduce_sum", "reduce_max"):
+            elif kind in REDUCTIONS:
                 tasks.append(Task("reduce", i, reads, (v,)))
-            elif kind == "rms_norm":
+            elif kind in NORMS:
                 tasks.append(Task("rms_norm", i, reads, (v,)))
-            elif kind == "concat":
+            elif kind in CONCATS:
                 tasks.append(Task("concat", i, reads, (v,)))
             elif any(mm.rowsum == v for mm in p.matmuls.values()):
                 continue  # summed in registers by the matmul chain
@@ -652,11 +658,11 @@ class Planner:
                 p.pre.append(Task("acc_init", i, (), ()))
                 tasks.append(Task("acc_update", i, reads, ()))
                 p.post.insert(0, Task("acc_flush", i, (), (v,)))
-            elif kind.startswith("accum_"):
-                state = (v, p.rescale_max[v]) if kind == "accum_rescale" else (v,)
+            elif kind in ACCUMULATORS:
+                state = (v, p.rescale_max[v]) if kind in LOOP_RESCALE else (v,)
                 p.pre.append(Task("acc_init", i, (), state))
                 tasks.append(Task("acc_update", i, tuple(sorted({*reads, *state})), state))
-            elif kind == "output":
+            elif kind in OUTPUTS:
                 tasks.append(Task("output", i, reads, ()))
             else:
                 raise PlanError(f"no code generation for block op '{kind}'")
@@ -895,7 +901,7 @@ def _is_loop_state(p: Plan, v: int) -> bool:
     if any((mm.target == v and mm.mode == "regs") or mm.rowsum == v for mm in p.matmuls.values()):
         return False
     prod = p.producer().get(v)
-    return prod is not None and prod[1].kind.startswith("accum_")
+    return prod is not None and prod[1].kind in ACCUMULATORS
 
 
 def _assign_offsets(p: Plan) -> int:

@@ -18,7 +18,18 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import (
+    BLOCK,
+    CONCATS,
+    CONTRACTIONS,
+    KERNEL,
+    NORMS,
+    OP_KINDS,
+    POINTWISE,
+    REDUCTIONS,
+    RESHAPES,
+    SUM_REDUCTIONS,
+)
 from mirage.dialects.shapes import REPLICATE, saved_shape, tile_shape
 from mirage.dialects.ugraph.graph import AttrValue, Graph, Op, TensorType, make_op
 
@@ -134,7 +145,7 @@ def wrap_op(op: Op, types: list[TensorType]) -> Op:
     rank = len(shape)
     arg_types = tuple(types)
     operands = op.operands
-    if op.kind in ELEMENTWISE_KINDS or op.kind == "mul_scalar":
+    if op.kind in POINTWISE:
         parts = _grid_for(shape, list(range(rank)), TILE_ELEMENTS)
         grid, cut = _maps(parts)
 
@@ -148,7 +159,7 @@ def wrap_op(op: Op, types: list[TensorType]) -> Op:
             return body.graph([o], len(body.ops) - 1)
 
         return _graph_op(operands, arg_types, result, grid, 1, build)
-    if op.kind == "matmul":
+    if op.kind in CONTRACTIONS:
         a_ty, b_ty = arg_types
         m, n, k = a_ty.shape[-2], b_ty.shape[-1], a_ty.shape[-1]
         mt = _divisor_at_most(m, MATMUL_TILE)
@@ -176,7 +187,7 @@ def wrap_op(op: Op, types: list[TensorType]) -> Op:
             return body.graph([o], len(body.ops) - 1)
 
         return _graph_op(operands, arg_types, result, grid, loops, build)
-    if op.kind in ("reduce_sum", "reduce_max"):
+    if op.kind in REDUCTIONS:
         (src,) = arg_types
         dim, size = op.int_attr("dim"), op.int_attr("size")
         n = src.shape[dim]
@@ -193,13 +204,13 @@ def wrap_op(op: Op, types: list[TensorType]) -> Op:
             tile = body.types[t].shape
             red = (*tile[:dim], size, *tile[dim + 1 :])
             r = body.add(op.kind, [t], TensorType(red, "f32"), dim=dim, size=size)
-            a = _acc(body, r, "accum_sum" if op.kind == "reduce_sum" else "accum_max")
+            a = _acc(body, r, "accum_sum" if op.kind in SUM_REDUCTIONS else "accum_max")
             o = _output(body, a, cut, grid, result.dtype)
             return body.graph([o], len(body.ops) - 1)
 
         return _graph_op(operands, arg_types, result, grid, loops, build)
-    if op.kind in ("rms_norm", "concat"):
-        dim = rank - 1 if op.kind == "rms_norm" else op.int_attr("dim")
+    if op.kind in NORMS or op.kind in CONCATS:
+        dim = rank - 1 if op.kind in NORMS else op.int_attr("dim")
         others = [d for d in range(rank - 1, -1, -1) if d != dim]
         parts = _grid_for(shape, others, TILE_ELEMENTS)
         grid, cut = _maps(parts)
@@ -231,7 +242,9 @@ def copy_op(ty: TensorType) -> Op:
     return _graph_op((0,), (ty,), ty, grid, 1, build)
 
 
-UNWRAPPED = frozenset({"graph", "constant", "transpose", "slice", "reshape"})
+UNWRAPPED = frozenset(
+    k.name for k in OP_KINDS.values() if KERNEL in k.levels and BLOCK not in k.levels
+)
 """Kernel ops left as they are: graphs, and the ops with no block-level form (lowered to
 kernels of their own, or, for reshape, to no kernel at all)."""
 
@@ -264,7 +277,7 @@ def wrap_graph(g: Graph) -> Graph:
             renumber[r] = len(types)
             types.append(op.results[results.index(r)])
     aliases = {
-        r for op, results in _result_ids(ops, len(g.args)) if op.kind == "reshape" for r in results
+        r for op, results in _result_ids(ops, len(g.args)) if op.kind in RESHAPES for r in results
     }
     outputs: list[int] = []
     seen: set[int] = set()

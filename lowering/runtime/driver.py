@@ -12,7 +12,7 @@ import contextlib
 import threading
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from mirage.lowering.runtime.errors import CudaError, NoDeviceError
 
@@ -22,7 +22,7 @@ NO_DEVICE = "no CUDA device found"
 @cache
 def _load_driver() -> Any:
     try:
-        from cuda.bindings import driver  # pyright: ignore[reportMissingTypeStubs]
+        from cuda.bindings import driver
     except ImportError:
         raise NoDeviceError(f"{NO_DEVICE}: cuda-python is not installed") from None
     return driver
@@ -46,14 +46,21 @@ def error_text(err: Any) -> str:
     return name
 
 
+def _results(result: Any) -> tuple[Any, ...]:
+    """A driver call's results as a tuple: (CUresult, outputs...). A call without outputs
+    returns its CUresult alone."""
+    if isinstance(result, tuple):
+        return cast("tuple[Any, ...]", result)
+    return (result,)
+
+
 def call(name: str, *args: Any) -> Any:
     """Call driver function `name`; return its results (None, one value, or a tuple)."""
     drv = api()
-    result = getattr(drv, name)(*args)
-    err = result[0] if isinstance(result, tuple) else result
+    err, *outputs = _results(getattr(drv, name)(*args))
     if err != drv.CUresult.CUDA_SUCCESS:
         raise CudaError(f"{name} failed: {error_text(err)}")
-    rest: tuple[Any, ...] = result[1:] if isinstance(result, tuple) else ()  # pyright: ignore[reportUnknownVariableType]
+    rest = tuple(outputs)
     if not rest:
         return None
     return rest[0] if len(rest) == 1 else rest
@@ -74,7 +81,7 @@ def init() -> None:
             result = drv.cuInit(0)
         except Exception as e:  # cuda-python raises when libcuda itself cannot be found
             raise NoDeviceError(f"{NO_DEVICE}: the CUDA driver library is not available") from e
-        err = result[0] if isinstance(result, tuple) else result
+        err = _results(result)[0]
         if err != drv.CUresult.CUDA_SUCCESS:
             raise NoDeviceError(f"{NO_DEVICE}: cuInit failed: {error_text(err)}")
         count = call("cuDeviceGetCount")

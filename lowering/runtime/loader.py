@@ -11,7 +11,7 @@ import numpy as np
 
 from mirage.lowering.runtime import driver
 from mirage.lowering.runtime.arrays import HOST_BF16_BITS, ArrayView, host_dtype, view_array
-from mirage.lowering.runtime.assemble import ModuleCache
+from mirage.lowering.runtime.cubin_cache import ModuleCache
 from mirage.lowering.runtime.errors import ArgumentError, AssembleError, CudaError
 from mirage.lowering.runtime.program import BufferSpec, CompiledProgram, KernelLaunch
 from mirage.lowering.runtime.streams import stream_handle

@@ -35,6 +35,20 @@ class ProgramError(ValueError):
     """A descriptor is malformed; the message names the field and the offending value."""
 
 
+def _is_index(value: object) -> bool:
+    """A non-negative int (not a bool). Descriptors come from JSON and callers: their
+    fields are checked as values of any type, whatever their annotations say."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _is_sequence(value: object) -> bool:
+    return isinstance(value, tuple | list)
+
+
 def _dims(what: str, value: Any, rank: int | None = None) -> tuple[int, ...]:
     if not isinstance(value, tuple | list):
         raise ProgramError(f"{what} must be a tuple of integers, got {value!r}")
@@ -97,7 +111,7 @@ class TensorMapSpec:
 
     def __post_init__(self) -> None:
         b = self.buffer
-        if isinstance(b, bool) or not isinstance(b, int) or b < 0:  # pyright: ignore[reportUnnecessaryIsInstance]
+        if not _is_index(b):
             raise ProgramError(f"tensor map buffer must be a buffer index, got {b!r}")
         dims = _dims("tensor map dims", self.dims)
         object.__setattr__(self, "dims", dims)
@@ -157,16 +171,16 @@ class KernelLaunch:
     """Passed after the pointers, 128 bytes each."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
+        if not _is_text(self.name) or not self.name:
             raise ProgramError(f"kernel name must be a non-empty string, got {self.name!r}")
         object.__setattr__(self, "grid", _dims(f"grid of kernel {self.name}", self.grid, 3))
         object.__setattr__(self, "block", _dims(f"block of kernel {self.name}", self.block, 3))
         sb = self.shared_bytes
-        if isinstance(sb, bool) or not isinstance(sb, int) or sb < 0:
+        if not _is_index(sb):
             raise ProgramError(
                 f"shared_bytes of kernel {self.name} must be a non-negative integer, got {sb!r}"
             )
-        if not isinstance(self.args, tuple | list):
+        if not _is_sequence(self.args):
             raise ProgramError(f"args of kernel {self.name} must be a tuple, got {self.args!r}")
         args: list[Any] = list(self.args)  # pyright: ignore[reportUnknownArgumentType]
         for a in args:
@@ -204,9 +218,9 @@ class CompiledProgram:
     """The PTX assembled for `arch`, when the builder had an assembler."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.ptx, str) or not self.ptx.strip():
+        if not _is_text(self.ptx) or not self.ptx.strip():
             raise ProgramError("ptx must be non-empty text")
-        if not isinstance(self.arch, str) or not _ARCH.fullmatch(self.arch):
+        if not _is_text(self.arch) or not _ARCH.fullmatch(self.arch):
             raise ProgramError(f"arch must look like sm_90a, got {self.arch!r}")
         object.__setattr__(self, "buffers", tuple(self.buffers))
         object.__setattr__(self, "launches", tuple(self.launches))
@@ -215,7 +229,7 @@ class CompiledProgram:
                 raise ProgramError(f"buffers must be BufferSpec values, got {b!r}")
         n = len(self.buffers)
         for what, k in (("num_inputs", self.num_inputs), ("num_outputs", self.num_outputs)):
-            if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+            if not _is_index(k):
                 raise ProgramError(f"{what} must be a non-negative integer, got {k!r}")
         if self.num_inputs + self.num_outputs > n:
             raise ProgramError(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from mirage.lowering.runtime.errors import ArgumentError
 
@@ -22,8 +22,10 @@ def stream_handle(stream: Any) -> int:
         handle = stream
     elif hasattr(stream, "__cuda_stream__"):
         try:
-            got = stream.__cuda_stream__()
-            handle = int(got[1]) if isinstance(got, tuple) else int(got)
+            got: Any = stream.__cuda_stream__()
+            if isinstance(got, tuple):  # (version, handle)
+                got = cast("tuple[Any, ...]", got)[1]
+            handle = int(got)
         except Exception as e:
             raise ArgumentError(f"__cuda_stream__ of {type(stream).__name__} failed: {e}") from None
     elif hasattr(stream, "cuda_stream"):

@@ -30,6 +30,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from mirage.dialects.hardware import target_for
+from mirage.dialects.opkinds import CONSTANTS, LAUNCHES, PERMUTES, RESHAPES, SLICES
 from mirage.dialects.ugraph.convert import type_to_ir
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
@@ -37,8 +38,8 @@ from mirage.lowering.optimize.annotate import LoweringError, plan_for
 from mirage.lowering.optimize.decisions import TENSOR_MAPS, TensorMapAttr
 from mirage.lowering.optimize.plan import PlanError
 from mirage.lowering.optimize.wrap import wrap_graph
-from mirage.lowering.to_llvm.builder import GLOBAL_PTR
-from mirage.lowering.to_llvm.kernel import SMEM_SYMBOL, KernelEmitter, smem_global
+from mirage.lowering.to_llvm.graph_kernel import SMEM_SYMBOL, KernelEmitter, smem_global
+from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR
 from mirage.lowering.to_llvm.simple_kernels import (
     THREADS,
     fill_kernel,
@@ -72,7 +73,7 @@ def lower_function(f: func.FuncOp, arch: str, loads: str | None = None) -> _Lowe
         buffer_of[o] = len(buffers)
         buffers.append(g.type_of(o))
     for op, results in g.result_ids():
-        if op.kind == "reshape":  # the same bytes under another shape
+        if op.kind in RESHAPES:  # the same bytes under another shape
             buffer_of[results[0]] = buffer_of[op.operands[0]]
             continue
         for r in results:
@@ -86,14 +87,14 @@ def lower_function(f: func.FuncOp, arch: str, loads: str | None = None) -> _Lowe
     entry = host.body.block
     lowered = _Lowered(host)
     for index, (op, results) in enumerate(g.result_ids()):
-        if op.kind == "reshape":
+        if op.kind in RESHAPES:
             continue
         kernel_name = f"{name}_k{index}"
-        if op.kind in ("constant", "transpose", "slice"):
+        if op.kind in CONSTANTS or op.kind in PERMUTES or op.kind in SLICES:
             out_type = op.results[0]
-            if op.kind == "constant":
+            if op.kind in CONSTANTS:
                 kernel = fill_kernel(kernel_name, out_type, op.float_attr("value"))
-            elif op.kind == "slice":
+            elif op.kind in SLICES:
                 src_type = g.type_of(op.operands[0])
                 kernel = slice_kernel(kernel_name, src_type, out_type, op.ints_attr("offsets"))
             else:
@@ -112,7 +113,7 @@ def lower_function(f: func.FuncOp, arch: str, loads: str | None = None) -> _Lowe
                 [entry.args[buffer_of[o]] for o in (*op.operands, *results)],
             )
             continue
-        assert op.kind == "graph" and op.body is not None
+        assert op.kind in LAUNCHES and op.body is not None
         grid = op.ints_attr("grid")
         block = op.ints_attr("block")
         try:

@@ -19,7 +19,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from mirage.dialects import nvvm
-from mirage.lowering.to_llvm.builder import half2
+from mirage.lowering.to_llvm.llvm_builder import half2
 
 Rule = Callable[[Operation], tuple[list[Operation], list[SSAValue]]]
 """An op -> (the ops that replace it, the values that replace its results)."""

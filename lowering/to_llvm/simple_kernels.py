@@ -12,8 +12,8 @@ from xdsl.dialects.builtin import DenseArrayBase, UnitAttr, i32
 from xdsl.ir import Block, Region, SSAValue
 
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, TensorType
-from mirage.lowering.to_llvm.builder import GLOBAL_PTR, Builder, Int
-from mirage.lowering.to_llvm.kernel import storage_type
+from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR, Builder, Int
+from mirage.lowering.to_llvm.memory_access import storage_type
 
 THREADS = 256
 ELEMENTS_PER_THREAD = 4

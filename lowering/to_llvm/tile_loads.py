@@ -21,11 +21,12 @@ from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize.layout import SWIZZLE_ATOM, SWIZZLE_BYTES, Tile
 from mirage.lowering.optimize.load_plan import BULK_ROWS, TMA, stage_bytes
 from mirage.lowering.optimize.plan import Plan, Task
-from mirage.lowering.to_llvm.builder import Builder, Int
+from mirage.lowering.to_llvm.llvm_builder import Builder, Int
+from mirage.lowering.to_llvm.memory_access import contiguous_run, storage_type, vector_width
 
 
 class KernelEmitter(Protocol):
-    """What a load strategy uses of the kernel it emits into (`kernel.KernelEmitter`)."""
+    """What a load strategy uses of the kernel it emits into (`graph_kernel.KernelEmitter`)."""
 
     b: Builder
     plan: Plan
@@ -164,8 +165,6 @@ def _linear(b: Builder, coords: list[Int], strides: list[int]) -> Int:
 def cp_async_copy(k: KernelEmitter, v: int, iteration: Int, slot: Int) -> None:
     """Issue the cp.async copy of input tile `v` for `iteration` into stage `slot`, 16
     bytes (or less where the rows are narrower) per thread and instruction."""
-    from mirage.lowering.to_llvm.kernel import contiguous_run, storage_type, vector_width
-
     b = k.b
     t = k.tile(v)
     esize = t.esize

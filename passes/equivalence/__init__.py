@@ -18,8 +18,8 @@ Modules: `field` (modular arithmetic, exact matmul), `domain` (the value domain 
 rule of every elementwise kind), `contraction` (large BLAS calls for block matmuls),
 `soundness` (the sound fragment, degrees, the bound), `batch` (programs whose batch
 slices are independent tests), `incremental` (op results shared across programs),
-`stability`, `verifier`, `check_equivalence` (the pass), `mutation` (random mutants and
-programs for testing verifiers).
+`stability`, `verifier`, `check_equivalence` (the pass). The mutation engine that tests
+the verifier lives with the tests (`tests/equivalence/mutation_engine.py`).
 """
 
 from mirage.passes.equivalence.verifier import (

@@ -18,10 +18,24 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import (
+    CONCATS,
+    CONTRACTIONS,
+    FUSES,
+    INPUTS,
+    ITERATORS,
+    LAUNCHES,
+    NORMS,
+    OUTPUTS,
+    PERMUTES,
+    POINTWISE,
+    REDUCTIONS,
+    RESHAPES,
+    SLICES,
+)
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 
-_THREAD_KINDS = frozenset({*ELEMENTWISE_KINDS, "mul_scalar"})
+_THREAD_KINDS = POINTWISE
 """Op kinds of a thread.fuse body: all act on one element at a time."""
 
 
@@ -48,26 +62,26 @@ def _slicewise(op: Op, operands: list[tuple[int, ...]], batch: int) -> bool:
     """Whether `op`, whose operands and results all have extent `batch` on dim 0, computes
     each slice of dim 0 from the same slice of its operands, by the same code."""
     kind = op.kind
-    if kind in ELEMENTWISE_KINDS or kind == "mul_scalar":
+    if kind in POINTWISE:
         return True
-    if kind == "matmul":
+    if kind in CONTRACTIONS:
         # Dim 0 must be a batch dim of both operands, not the rows of a 2-D lhs.
         return all(len(s) >= 3 for s in operands)
-    if kind in ("reduce_sum", "reduce_max", "concat"):
+    if kind in REDUCTIONS or kind in CONCATS:
         return 1 <= op.int_attr("dim") < len(operands[0])
-    if kind == "rms_norm":  # normalizes the last dim
+    if kind in NORMS:  # normalizes the last dim
         return len(operands[0]) >= 2
-    if kind == "transpose":
+    if kind in PERMUTES:
         return op.ints_attr("permutation")[0] == 0
-    if kind == "slice":  # dim 0 kept whole: slice i is the slice of operand slice i
+    if kind in SLICES:  # dim 0 kept whole: slice i is the slice of operand slice i
         return op.ints_attr("offsets")[0] == 0 and op.results[0].shape[0] == batch
-    if kind == "reshape":
+    if kind in RESHAPES:
         # Row-major: with dim 0 kept at the same extent, element (i, rest) stays in slice i.
         return True
-    if kind == "fuse":
+    if kind in FUSES:
         assert op.body is not None
         return all(b.kind in _THREAD_KINDS for b in op.body.ops)
-    if kind == "graph":
+    if kind in LAUNCHES:
         return _launch_is_slicewise(op, batch)
     return False
 
@@ -86,16 +100,16 @@ def _launch_is_slicewise(op: Op, batch: int) -> bool:
     cut_by: set[int] = set()
     args = len(body.args)
     for bop in body.ops:
-        if bop.kind in ("input", "output") and bop.viewed:
+        if bop.kind in ITERATORS and bop.viewed:
             return False  # a view's dim 0 need not be its tensor's dim 0
-        if bop.kind == "input":
+        if bop.kind in INPUTS:
             # The loop walking dim 0 would feed one block several batch elements.
             if bop.operands[0] >= args or bop.int_attr("forloop_dim") == 0:
                 return False
             dmap = bop.ints_attr("imap")
         elif any(v < args for v in bop.operands):
             return False  # only input iterators may read the launch's device tensors
-        elif bop.kind == "output":
+        elif bop.kind in OUTPUTS:
             dmap = bop.ints_attr("omap")
         else:
             continue
@@ -114,7 +128,7 @@ def _launch_is_slicewise(op: Op, batch: int) -> bool:
     if grid[g] != batch:
         return False
     # Every output of the launch must be written by an output saver (its omap checked).
-    savers = {r for bop, rs in body.result_ids() if bop.kind == "output" for r in rs}
+    savers = {r for bop, rs in body.result_ids() if bop.kind in OUTPUTS for r in rs}
     return all(o in savers for o in body.outputs)
 
 
@@ -137,7 +151,7 @@ def _sliced(graph: Graph, batch: int) -> Graph:
     ops: list[Op] = []
     for op in graph.ops:
         results = tuple(_one(t, batch) for t in op.results)
-        if op.kind == "graph" and op.body is not None:
+        if op.kind in LAUNCHES and op.body is not None:
             grid = op.ints_attr("grid")
             walks = _batch_grid_dim(op.body)
             attrs = tuple(
@@ -149,7 +163,7 @@ def _sliced(graph: Graph, batch: int) -> Graph:
             # (the body's arguments and what its savers write) change.
             body_ops = tuple(
                 replace(b, results=tuple(_one(t, batch) for t in b.results))
-                if b.kind == "output"
+                if b.kind in OUTPUTS
                 else b
                 for b in body.ops
             )
@@ -167,7 +181,7 @@ def _sliced(graph: Graph, batch: int) -> Graph:
 def _batch_grid_dim(body: Graph) -> int:
     """The grid dim that cuts dim 0 of a separable launch's tensors."""
     for bop in body.ops:
-        if bop.kind == "input":
+        if bop.kind in INPUTS:
             imap = bop.ints_attr("imap")
             return imap.index(0)
     raise AssertionError("a separable launch without input iterators")

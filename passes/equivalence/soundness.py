@@ -1,8 +1,9 @@
 """What a finite-field test proves: which ops are exact in Z_P x Z_Q, and the error bound.
 
-`OP_FIELD_RULES` says, for every op kind of the kernel, block and thread dialects, whether
-its finite-field meaning is the operation itself (the sound fragment: multilinear ops,
-division, square roots, at most one exponential per path) or a deterministic stand-in.
+`OP_FIELD_RULES` (the records of `mirage.dialects.opkinds`) says, for every op kind of
+the kernel, block and thread dialects, whether its finite-field meaning is the operation
+itself (the sound fragment: multilinear ops, division, square roots, at most one
+exponential per path) or a deterministic stand-in.
 `analyze` walks a program once and collects what the bound needs:
 
 - d: a degree bound. Every value gets (numerator, denominator) degrees in the inputs;
@@ -25,51 +26,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import OP_KINDS, Family, FieldOps, FieldRule, Loop, OpKind
 from mirage.dialects.ugraph.graph import Graph, Op
-from mirage.passes.equivalence.domain import FIELD_RULES
 from mirage.passes.equivalence.field import P, Q
 
+OpFieldRule = FieldRule
 
-@dataclass(frozen=True)
-class OpFieldRule:
-    exact: bool
-    note: str
-
-
-_STRUCTURAL = OpFieldRule(True, "moves values; no arithmetic")
-
-OP_FIELD_RULES: dict[str, OpFieldRule] = {
-    **{k: OpFieldRule(r.exact, r.note) for k, r in FIELD_RULES.items()},
-    "matmul": OpFieldRule(True, "exact modular product (float64 BLAS on limbs)"),
-    "mul_scalar": OpFieldRule(True, "the constant as an exact rational mod P and mod Q"),
-    "constant": OpFieldRule(True, "the constant as an exact rational mod P and mod Q"),
-    "reduce_sum": OpFieldRule(True, "modular sum"),
-    "reduce_max": OpFieldRule(False, "stand-in: the element with the largest centered residue"),
-    "rms_norm": OpFieldRule(
-        True, "x / sqrt(mean(x^2) + eps) * gain + bias with the modular square root"
-    ),
-    "concat": _STRUCTURAL,
-    "reshape": _STRUCTURAL,
-    "transpose": _STRUCTURAL,
-    "slice": OpFieldRule(True, "selects elements; no arithmetic"),
-    "graph": _STRUCTURAL,
-    "for_loop": _STRUCTURAL,
-    "yield": _STRUCTURAL,
-    "return": _STRUCTURAL,
-    "input": _STRUCTURAL,
-    "output": _STRUCTURAL,
-    "fuse": _STRUCTURAL,
-    "accum_sum": OpFieldRule(True, "modular sum over iterations"),
-    "accum_sum_last": OpFieldRule(True, "modular sum over iterations and the last dim"),
-    "accum_mean_last": OpFieldRule(True, "modular mean (times the inverse of the count), plus eps"),
-    "accum_rms_last": OpFieldRule(True, "modular square root of the mean of squares plus eps"),
-    "accum_max": OpFieldRule(False, "stand-in: the largest centered residue"),
-    "accum_rescale": OpFieldRule(
-        False, "exp(s - max s): exact up to the max, a stand-in that cancels when normalized"
-    ),
-}
-"""Every op kind of the μGraph dialects (names without the dialect prefix)."""
+OP_FIELD_RULES: dict[str, FieldRule] = {k.name: k.field_rule for k in OP_KINDS.values()}
+"""Every op kind of the μGraph dialects (names without the dialect prefix), from the
+op-kind registry."""
 
 
 @dataclass(frozen=True)
@@ -162,29 +127,64 @@ def _same(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
     return [args[0]] * len(op.results)
 
 
-def _elementwise(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
-    kind = op.kind
-    a = args[0]
-    if kind in ("add", "sub", "max"):
-        return [_add(a, args[1])]
-    if kind in ("mul", "pow"):
-        return [_mul(a, args[1])]
-    if kind == "div":
-        return [_mul(a, _inv(args[1]))]
-    if kind == "square":
-        return [_mul(a, a)]
-    if kind == "sqrt":
-        return [_sqrt(a, w)]
-    if kind == "rsqrt":
-        return [_inv(_sqrt(a, w))]
-    if kind == "exp":
-        return [_exp(a, w, "exp")]
-    if kind in ("silu", "gelu"):  # x / (1 + exp(-c x))
-        e = _exp(a, w, kind)
-        return [replace(a, exps=e.exps)]
-    if kind == "relu":
-        return [a]
-    raise KeyError(kind)
+class _Degrees(FieldOps[Deg]):
+    """The registry's finite-field rules read as degree bounds: the rule of a kind says
+    which products, quotients, roots and exponentials it is made of."""
+
+    def __init__(self, w: _Walk, kind: str) -> None:
+        self.w = w
+        self.kind = kind
+
+    def const(self, value: float) -> Deg:
+        return Deg(0, 0)
+
+    def scale(self, x: Deg, factor: float) -> Deg:
+        return x
+
+    def add(self, x: Deg, y: Deg) -> Deg:
+        return _add(x, y)
+
+    def sub(self, x: Deg, y: Deg) -> Deg:
+        return _add(x, y)
+
+    def mul(self, x: Deg, y: Deg) -> Deg:
+        return _mul(x, y)
+
+    def square(self, x: Deg) -> Deg:
+        return _mul(x, x)
+
+    def div(self, x: Deg, y: Deg) -> Deg:
+        return _mul(x, _inv(y))
+
+    def sqrt(self, x: Deg) -> Deg:
+        return _sqrt(x, self.w)
+
+    def rsqrt(self, x: Deg) -> Deg:
+        return _inv(_sqrt(x, self.w))
+
+    def exp(self, x: Deg) -> Deg:
+        return _exp(x, self.w, self.kind)
+
+    def logistic(self, x: Deg, scale: float) -> Deg:
+        # x / (1 + exp(-c x)): the degree of x, one more exponential on its paths
+        e = _exp(x, self.w, self.kind)
+        return replace(x, exps=e.exps)
+
+    def relu_standin(self, x: Deg) -> Deg:
+        return x
+
+    def max_standin(self, x: Deg, y: Deg) -> Deg:
+        return _add(x, y)
+
+    def pow_standin(self, x: Deg, y: Deg) -> Deg:
+        return _mul(x, y)
+
+
+def _pointwise(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
+    kind = OP_KINDS[op.kind]
+    apply = kind.field_rule.apply
+    assert apply is not None
+    return [apply(_Degrees(w, op.kind), list(args), kind.param_values(op.attr))]
 
 
 def _matmul(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
@@ -228,29 +228,45 @@ def _body(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
     return _walk(op.body, list(args), w)
 
 
-_RULES: dict[str, Rule] = {
-    **{k: _elementwise for k in ELEMENTWISE_KINDS},
-    "matmul": _matmul,
-    "mul_scalar": _same,
-    "constant": _constant,
-    "reduce_sum": _same,
-    "reduce_max": _same,
-    "rms_norm": _rms_norm,
-    "concat": _concat,
-    "reshape": _same,
-    "transpose": _same,
-    "slice": _same,
-    "graph": _body,
-    "fuse": _body,
-    "input": _same,
-    "output": _same,
-    "accum_sum": _same,
-    "accum_sum_last": _same,
-    "accum_mean_last": _accum_mean,
-    "accum_max": _same,
-    "accum_rms_last": _accum_rms,
-    "accum_rescale": _accum_rescale,
+def _accumulate(op: Op, args: Sequence[Deg], w: _Walk) -> list[Deg]:
+    loop = OP_KINDS[op.kind].loop
+    if loop is Loop.MEAN_LAST:
+        return _accum_mean(op, args, w)
+    if loop is Loop.RMS_LAST:
+        return _accum_rms(op, args, w)
+    if loop is Loop.RESCALE:
+        return _accum_rescale(op, args, w)
+    return _same(op, args, w)
+
+
+_BY_FAMILY: dict[Family, Rule] = {
+    Family.CONTRACTION: _matmul,
+    Family.CONSTANT: _constant,
+    Family.REDUCTION: _same,
+    Family.NORM: _rms_norm,
+    Family.CONCAT: _concat,
+    Family.PERMUTE: _same,
+    Family.RESHAPE: _same,
+    Family.SLICE: _same,
+    Family.INPUT: _same,
+    Family.OUTPUT: _same,
+    Family.ACCUMULATOR: _accumulate,
 }
+
+
+def _rule_of(kind: OpKind) -> Rule | None:
+    if kind.field_rule.apply is not None:
+        return _pointwise
+    if kind.body is not None:
+        return _body
+    return _BY_FAMILY.get(kind.family)
+
+
+_RULES: dict[str, Rule] = {
+    k.name: rule for k in OP_KINDS.values() if (rule := _rule_of(k)) is not None
+}
+"""The degree rule of every kind of the search model (the loop's and bodies' terminators
+are folded into graph structure there)."""
 
 
 def _walk(graph: Graph, args: list[Deg], w: _Walk) -> list[Deg]:

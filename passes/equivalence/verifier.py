@@ -24,8 +24,8 @@ from mirage.dialects.semantics.domain import FloatDomain
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.equivalence.batch import first_slice, separable_batch
 from mirage.passes.equivalence.contraction import ContractingDomain, array_identity
-from mirage.passes.equivalence.domain import FFValue, FiniteFieldDomain, Lazy
 from mirage.passes.equivalence.field import P, Q, random_omega
+from mirage.passes.equivalence.field_domain import FFValue, FiniteFieldDomain, Lazy
 from mirage.passes.equivalence.incremental import ResultCache, run_incremental
 from mirage.passes.equivalence.soundness import ErrorBound, ProgramFacts, analyze, error_bound
 from mirage.passes.equivalence.stability import (

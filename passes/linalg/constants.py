@@ -22,11 +22,11 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     ModuleOp,
-    TensorType,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.parser import Parser
 
+from mirage.dialects.types import as_tensor
 from mirage.dialects.weights_wrapper import wrapped_kernel
 
 Array = NDArray[Any]
@@ -60,8 +60,9 @@ class ResourceKeyParser(Parser):
 
 def constant_array(value: Attribute) -> Array:
     """The contents of a tensor constant (float64)."""
-    ty = getattr(value, "type", None)
-    assert isinstance(ty, TensorType)
+    typed = getattr(value, "type", None)
+    assert isinstance(typed, Attribute), f"{value} is not a tensor constant"
+    ty = as_tensor(typed)
     shape = tuple(int(d) for d in ty.get_shape())
     dtype = str(ty.element_type)
     if isinstance(value, DenseIntOrFPElementsAttr):
@@ -92,7 +93,7 @@ def build_wrapper(
     block = wrapper.body.block
     for new, old in zip(block.args, original.body.block.args, strict=True):
         new.name_hint = old.name_hint
-    values = list(block.args)
+    values: list[SSAValue] = [*block.args]
     for c in constants:
         clone = arith.ConstantOp(c.value, c.result.type)
         block.add_op(clone)

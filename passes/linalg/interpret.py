@@ -22,7 +22,6 @@ from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     DenseIntOrFPElementsAttr,
-    DenseResourceAttr,
     FloatAttr,
     IntegerAttr,
     TensorType,
@@ -33,9 +32,10 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from mirage.dialects import shapes
-from mirage.passes.linalg.errors import ConversionError
+from mirage.dialects.types import tensor_or_none
+from mirage.passes.linalg.conversion_errors import ConversionError
 from mirage.passes.linalg.scalar_match import find_combiner
-from mirage.passes.linalg.terms import Shape, Term, TermGraph
+from mirage.passes.linalg.term_graph import Shape, Term, TermGraph
 
 _DTYPES = {
     "f16": "f16",
@@ -45,7 +45,7 @@ _DTYPES = {
     "i1": "i1",
 }
 
-_BINARY = {
+_BINARY: dict[type[Operation], str] = {
     arith.AddfOp: "add",
     arith.SubfOp: "sub",
     arith.MulfOp: "mul",
@@ -56,7 +56,7 @@ _BINARY = {
     arith.MinnumfOp: "min",
     xmath.PowFOp: "pow",
 }
-_UNARY = {
+_UNARY: dict[type[Operation], str] = {
     arith.NegfOp: "neg",
     xmath.ExpOp: "exp",
     xmath.LogOp: "log",
@@ -106,17 +106,19 @@ class Imported:
 def _static_shape(
     ty: Attribute, op: Operation, what: str, kernel_types: bool = False
 ) -> tuple[Shape, str]:
-    if not isinstance(ty, TensorType):
+    tensor_ty = tensor_or_none(ty)
+    if tensor_ty is None:
         raise ConversionError(op, f"{what} has type {ty}; only ranked tensors are supported")
-    shape = tuple(int(d) for d in ty.get_shape())
+    shape = tuple(int(d) for d in tensor_ty.get_shape())
     if any(d < 0 for d in shape):
         raise ConversionError(
             op, f"{what} has a dynamic shape ({ty}); only static shapes are supported"
         )
-    dtype = dtype_of(ty.element_type)
+    dtype = dtype_of(tensor_ty.element_type)
     if dtype is None or (kernel_types and dtype in ("i1", "f64")):
         raise ConversionError(
-            op, f"{what} has element type {ty.element_type}; only f16, bf16, f32 are supported"
+            op,
+            f"{what} has element type {tensor_ty.element_type}; only f16, bf16, f32 are supported",
         )
     return shape, dtype
 
@@ -234,7 +236,8 @@ class Interpreter:
 
     def _op(self, op: Operation) -> None:
         for i, r in enumerate(op.results):
-            if isinstance(r.type, TensorType) and any(d < 0 for d in r.type.get_shape()):
+            tensor_ty = tensor_or_none(r.type)
+            if tensor_ty is not None and any(d < 0 for d in tensor_ty.get_shape()):
                 raise ConversionError(
                     op,
                     f"result {i} has a dynamic shape ({r.type}); only static shapes are supported",
@@ -368,12 +371,13 @@ class Interpreter:
         shape, dtype = _static_shape(op.result.type, op, "result")
         if isinstance(value, DenseIntOrFPElementsAttr):
             data = value.get_values()
-            if len(data) == 1 or all(x == data[0] for x in data):
-                c = self.graph.const(float(data[0]), len(shape), dtype)
+            first = data[0]
+            if isinstance(first, tuple):
+                raise ConversionError(op, "has a complex constant; only real ones are supported")
+            if len(data) == 1 or all(x == first for x in data):
+                c = self.graph.const(float(first), len(shape), dtype)
                 self.values[op.result] = self.graph.broadcast(c, shape)
                 return
-        elif not isinstance(value, DenseResourceAttr):
-            raise ConversionError(op, f"has a constant of unsupported kind {value}")
         index = len(self.func.body.block.args) + len(self.constants)
         self.constants.append(LiftedConstant(op, index))
         self.values[op.result] = self.graph.arg(index, shape, dtype)
@@ -494,9 +498,10 @@ class Interpreter:
     ) -> Shape:
         extents: list[int | None] = [None] * n
         for v, m in zip(operands, maps, strict=True):
-            if not isinstance(v.type, TensorType):
+            tensor_ty = tensor_or_none(v.type)
+            if tensor_ty is None:
                 continue
-            shape = tuple(int(d) for d in v.type.get_shape())
+            shape = tuple(int(d) for d in tensor_ty.get_shape())
             if m.num_symbols:
                 raise ConversionError(op, f"has an indexing map with symbols ({m})")
             for j, e in enumerate(m.results):

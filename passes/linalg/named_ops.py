@@ -99,7 +99,7 @@ class _ContractionOp(NamedOperation):
         if parser.parse_optional_characters("indexing_maps"):
             parser.parse_punctuation("=")
             maps = parser.parse_attribute()
-        op = cast(Self, super().parse(parser))
+        op = super().parse(parser)
         if maps is not None:
             op.properties["indexing_maps"] = maps
         return op

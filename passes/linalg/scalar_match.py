@@ -13,14 +13,15 @@ sigmoid, `select(x > 0, x, 0)` is relu, `x * x` and `fpowi(x, 2)` are square.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mirage.dialects.opkinds import BINARY_KINDS, UNARY_KINDS
-from mirage.passes.linalg.terms import TermGraph, prim_fn
+from mirage.dialects.opkinds import BINARY_KINDS, UNARY_KINDS, OpKind
+from mirage.passes.linalg.term_graph import TermGraph, prim_fn
 
 Array = NDArray[Any]
 
@@ -46,14 +47,20 @@ def _samples(seed: int) -> Array:
     return np.concatenate(parts)[:_N]
 
 
+def _float_fn(kind: OpKind) -> Callable[..., Array]:
+    fn = kind.float_fn
+    assert fn is not None, f"{kind.name} has no float meaning"
+    return fn
+
+
 _XS = _samples(1)
 _YS = _samples(2)
 _BINARY_FNS: list[tuple[str, Any]] = [
-    *((k.name, k.float_fn) for k in BINARY_KINDS),
+    *((k.name, _float_fn(k)) for k in BINARY_KINDS),
     ("min", np.minimum),  # no kind of its own: emitted as -max(-x, -y)
 ]
 with np.errstate(all="ignore"):
-    _UNARY_REF = {k.name: k.float_fn(_XS.copy()) for k in UNARY_KINDS}
+    _UNARY_REF = {k.name: _float_fn(k)(_XS.copy()) for k in UNARY_KINDS}
     _BINARY_REF = {name: (fn(_XS, _YS), fn(_YS, _XS)) for name, fn in _BINARY_FNS}
 
 
@@ -137,7 +144,7 @@ class Region:
                 return found
             term = self.graph[t]
             if term.kind == "const":
-                v = np.float64(term.attr)  # type: ignore[arg-type]
+                v = np.full((), term.attr, np.float64)
             else:
                 with np.errstate(all="ignore"):
                     v = prim_fn(term.attr)(*[value(o) for o in term.operands])  # type: ignore[arg-type]

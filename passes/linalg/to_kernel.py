@@ -18,8 +18,8 @@ from xdsl.passes import ModulePass
 
 from mirage.dialects.weights_wrapper import wrapped_kernel
 from mirage.passes.linalg.constants import KERNEL_SUFFIX, build_wrapper
-from mirage.passes.linalg.emit import Emitter
 from mirage.passes.linalg.interpret import interpret_function
+from mirage.passes.linalg.kernel_emit import Emitter
 
 
 def _is_kernel_function(f: func.FuncOp) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
@@ -20,6 +21,7 @@ from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    DenseArrayBase,
     FloatAttr,
     IntegerAttr,
     ModuleOp,
@@ -32,8 +34,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
-from mirage.dialects import kernel
-from mirage.passes.linalg.errors import ConversionError
+from mirage.dialects.opkinds import ELEMENTWISE_KINDS, OP_KINDS, Family, LinalgOps, OpKind
+from mirage.passes.linalg.conversion_errors import ConversionError
 
 Scalar = Callable[[Block, list[SSAValue], Attribute], SSAValue]
 """Builds the scalar body of an elementwise kind into a block; returns the value."""
@@ -48,34 +50,51 @@ def _const(block: Block, value: float, ty: Attribute) -> SSAValue:
     return _add(block, arith.ConstantOp(FloatAttr(value, ty)))  # type: ignore[arg-type]
 
 
-def _silu(b: Block, a: list[SSAValue], ty: Attribute) -> SSAValue:
-    e = _add(b, xmath.ExpOp(_add(b, arith.NegfOp(a[0]))))
-    return _add(b, arith.DivfOp(a[0], _add(b, arith.AddfOp(e, _const(b, 1.0, ty)))))
-
-
-def _gelu(b: Block, a: list[SSAValue], ty: Attribute) -> SSAValue:
-    scaled = _add(b, arith.MulfOp(a[0], _const(b, math.sqrt(0.5), ty)))
-    erf = _add(b, xmath.ErfOp(scaled))
-    half = _add(b, arith.MulfOp(_add(b, arith.AddfOp(erf, _const(b, 1.0, ty))), _const(b, 0.5, ty)))
-    return _add(b, arith.MulfOp(a[0], half))
-
-
-SCALAR_BODIES: dict[str, Scalar] = {
-    "exp": lambda b, a, t: _add(b, xmath.ExpOp(a[0])),
-    "square": lambda b, a, t: _add(b, arith.MulfOp(a[0], a[0])),
-    "sqrt": lambda b, a, t: _add(b, xmath.SqrtOp(a[0])),
-    "rsqrt": lambda b, a, t: _add(b, xmath.RsqrtOp(a[0])),
-    "silu": _silu,
-    "gelu": _gelu,
-    "relu": lambda b, a, t: _add(b, arith.MaximumfOp(a[0], _const(b, 0.0, t))),
-    "add": lambda b, a, t: _add(b, arith.AddfOp(a[0], a[1])),
-    "sub": lambda b, a, t: _add(b, arith.SubfOp(a[0], a[1])),
-    "mul": lambda b, a, t: _add(b, arith.MulfOp(a[0], a[1])),
-    "div": lambda b, a, t: _add(b, arith.DivfOp(a[0], a[1])),
-    "pow": lambda b, a, t: _add(b, xmath.PowFOp(a[0], a[1])),
-    "max": lambda b, a, t: _add(b, arith.MaximumfOp(a[0], a[1])),
+_BODY_OPS: dict[str, Callable[..., Operation]] = {
+    cls.name: cls for cls in (*arith.Arith.operations, *xmath.Math.operations)
 }
-"""The linalg body of every kind of `mirage.dialects.opkinds`."""
+"""Every arith and math op by its MLIR name, for the bodies the registry's records build."""
+
+
+class _Body(LinalgOps[SSAValue]):
+    """Builds a record's `linalg` body into one block, constants of element type `ty`."""
+
+    def __init__(self, block: Block, ty: Attribute) -> None:
+        self.block = block
+        self.ty = ty
+
+    def const(self, value: float) -> SSAValue:
+        return _const(self.block, value, self.ty)
+
+    def op(self, name: str, *args: SSAValue) -> SSAValue:
+        return _add(self.block, _BODY_OPS[name](*args))
+
+
+def _body_of(kind: OpKind, params: Sequence[float] = ()) -> Scalar:
+    linalg = kind.linalg
+    assert linalg is not None
+    return lambda b, a, t: linalg(_Body(b, t), a, params)
+
+
+SCALAR_BODIES: dict[str, Scalar] = {k: _body_of(r) for k, r in ELEMENTWISE_KINDS.items()}
+"""The linalg body of every elementwise kind (its record's `linalg`)."""
+
+
+def _float_prop(op: Operation, name: str) -> float:
+    attr = op.properties[name]
+    assert isinstance(attr, FloatAttr)
+    return float(attr.value.data)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+
+
+def _eps_prop(op: Operation) -> float:
+    """A norm's optional `eps` (absent: 0)."""
+    return _float_prop(op, "eps") if "eps" in op.properties else 0.0
+
+
+def _int_prop(op: Operation, name: str) -> int:
+    attr = op.properties[name]
+    assert isinstance(attr, IntegerAttr)
+    return int(attr.value.data)
 
 
 def _shape(v: SSAValue) -> tuple[int, ...]:
@@ -87,7 +106,7 @@ def _shape(v: SSAValue) -> tuple[int, ...]:
 def _element(v: SSAValue | Attribute) -> Attribute:
     ty = v.type if isinstance(v, SSAValue) else v
     assert isinstance(ty, TensorType)
-    return ty.element_type
+    return cast("TensorType[Attribute]", ty).element_type
 
 
 def _cast(block: Block, v: SSAValue, ty: Attribute) -> SSAValue:
@@ -179,36 +198,40 @@ class _Converter:
         ty = op.results[0].type if op.results else None
         if not isinstance(ty, TensorType) or op.dialect_name() != "kernel":
             raise ConversionError(op, "is not a kernel-level op on tensors")
-        kind = op.name.removeprefix("kernel.")
+        ty = cast("TensorType[Attribute]", ty)
+        kind = OP_KINDS.get(op.name.removeprefix("kernel."))
+        if kind is None:
+            raise ConversionError(op, "has no linalg form")
         elem = ty.element_type
-        if kind in SCALAR_BODIES:
-            body = SCALAR_BODIES[kind]
+        if kind.linalg is not None:
+            body = _body_of(kind, kind.param_values(lambda name: _float_prop(op, name)))
             return self.elementwise(args, ty, lambda blk, a: body(blk, a, elem))
-        if isinstance(op, kernel.MulScalarOp):
-            c = op.scalar.value.data
-            return self.elementwise(
-                args, ty, lambda blk, a: _add(blk, arith.MulfOp(a[0], _const(blk, c, elem)))
-            )
-        if isinstance(op, kernel.ConstantOp):
-            return self.b.filled(op.value.value.data, ty)
-        if isinstance(op, kernel.MatmulOp):
+        family = kind.family
+        if family is Family.CONSTANT:
+            return self.b.filled(_float_prop(op, "value"), ty)
+        if family is Family.CONTRACTION:
             return self.matmul(args[0], args[1], ty)
-        if isinstance(op, kernel.ReduceSumOp | kernel.ReduceMaxOp):
-            red = "sum" if isinstance(op, kernel.ReduceSumOp) else "max"
-            return self.reduce(red, args[0], op.dim.value.data, op.size.value.data, ty)
-        if isinstance(op, kernel.RmsNormOp):
-            return self.rms_norm(args[0], args[1:], op.epsilon, ty)
-        if isinstance(op, kernel.TransposeOp):
-            return self.b.add(linalg_ops.TransposeOp(args[0], self.b.empty(ty), op.permutation, ty))
-        if isinstance(op, kernel.ReshapeOp):
+        if family is Family.REDUCTION:
+            assert kind.reduce is not None
+            dim, size = _int_prop(op, "dim"), _int_prop(op, "size")
+            return self.reduce(kind.reduce, args[0], dim, size, ty)
+        if family is Family.NORM:
+            return self.rms_norm(args[0], args[1:], _eps_prop(op), ty)
+        if family is Family.PERMUTE:
+            perm = op.properties["permutation"]
+            assert isinstance(perm, DenseArrayBase)
+            return self.b.add(linalg_ops.TransposeOp(args[0], self.b.empty(ty), perm, ty))  # pyright: ignore[reportUnknownArgumentType]
+        if family is Family.RESHAPE:
             return self.reshape(args[0], ty)
-        if isinstance(op, kernel.ConcatOp):
-            return self.b.add(tensor.ConcatOp(args, op.dim.value.data, ty))
-        if isinstance(op, kernel.SliceOp):
-            offsets = [int(o) for o in op.offsets.get_values()]
+        if family is Family.CONCAT:
+            return self.b.add(tensor.ConcatOp(args, _int_prop(op, "dim"), ty))
+        if family is Family.SLICE:
+            offsets_attr = op.properties["offsets"]
+            assert isinstance(offsets_attr, DenseArrayBase)
+            offsets = [int(o) for o in offsets_attr.get_values()]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
             sizes = list(ty.get_shape())
             return self.b.add(tensor.ExtractSliceOp(args[0], offsets, sizes, [1] * len(sizes), ty))
-        if isinstance(op, kernel.GraphOp):
+        if kind.body is not None:
             raise ConversionError(
                 op,
                 "is a superoptimized kernel; only kernel ops without a block graph have a "

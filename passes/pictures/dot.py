@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -28,12 +29,18 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from mirage.dialects import block as blk
 from mirage.dialects import kernel as krn
 from mirage.dialects import thread as thr
+from mirage.dialects.opkinds import INPUTS, OP_KINDS, OUTPUTS
 
 _End = str | SSAValue
 """An edge's end: a node, or a kernel-level value (its tensor node, made when needed)."""
 
-_INFIX = {"add": ("+", 1), "sub": ("-", 1), "mul": ("*", 2), "div": ("/", 2)}
 _ATOM = 3
+
+
+def _float(op: Operation, name: str) -> float:
+    attr = op.properties[name]
+    assert isinstance(attr, FloatAttr)
+    return float(attr.value.data)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
 
 
 def quote(text: str) -> str:
@@ -93,17 +100,19 @@ def fuse_expressions(fuse: thr.FuseOp, arg_names: Sequence[str]) -> list[str]:
             outputs = texts if len(texts) == 1 else [f"y{i} = {t}" for i, t in enumerate(texts)]
             break
         kind = op.name.split(".", 1)[1]
+        record = OP_KINDS.get(kind)
         args = [env[v] for v in op.operands]
-        if kind in _INFIX and len(args) == 2:
-            symbol, prec = _INFIX[kind]
+        if record is not None:
+            params = record.param_values(partial(_float, op))
+            args += [(f"{p:g}", _ATOM) for p in params]
+        infix = None if record is None else record.infix
+        if infix is not None and len(args) == 2:
+            prec = infix.precedence
             (a, pa), (b, pb) = args
             left = a if pa >= prec else f"({a})"
             # a - (b - c), a / (b * c): the right operand binds tighter than the op
-            right = b if pb > prec or (pb == prec and kind in ("add", "mul")) else f"({b})"
-            expr = (f"{left} {symbol} {right}", prec)
-        elif isinstance(op, thr.MulScalarOp):
-            a, pa = args[0]
-            expr = (f"{a if pa >= 2 else f'({a})'} * {op.scalar.value.data:g}", 2)
+            right = b if pb > prec or (pb == prec and infix.associative) else f"({b})"
+            expr = (f"{left} {infix.symbol} {right}", prec)
         else:
             expr = (f"{kind}({', '.join(a for a, _ in args)})", _ATOM)
         result = op.results[0]
@@ -253,21 +262,24 @@ class _FunctionDrawing:
             if isinstance(op, blk.YieldOp | blk.ReturnOp):
                 continue
             node = out.fresh("b")
-            if isinstance(op, blk.InputOp):
+            kind = op.name.partition(".")[2]
+            if kind in INPUTS:
                 out.node(node, _op_label(op, ("imap", "forloop_dim"), True), shape="box")
-                label = f"imap {_attr_text(op.imap)}"
-                if op.forloop_dim.value.data >= 0:
-                    label += f"\nforloop_dim {op.forloop_dim.value.data}"
-                src = sources.get(op.source)
+                label = f"imap {_attr_text(op.properties['imap'])}"
+                fdim = op.properties["forloop_dim"]
+                assert isinstance(fdim, IntegerAttr)
+                if fdim.value.data >= 0:
+                    label += f"\nforloop_dim {fdim.value.data}"
+                src = sources.get(op.operands[0])
                 if src is not None:
                     edges.append((src, node, label))
-            elif isinstance(op, blk.OutputOp):
+            elif kind in OUTPUTS:
                 out.node(node, _op_label(op, ("omap",)), shape="box")
-                if op.input in made:
-                    edges.append((made[op.input], node, ""))
-                dst = results.get(op.result)
+                if op.operands[0] in made:
+                    edges.append((made[op.operands[0]], node, ""))
+                dst = results.get(op.results[0])
                 if dst is not None:
-                    edges.append((node, dst, f"omap {_attr_text(op.omap)}"))
+                    edges.append((node, dst, f"omap {_attr_text(op.properties['omap'])}"))
             elif isinstance(op, thr.FuseOp):
                 names = [a.name_hint or f"x{i}" for i, a in enumerate(op.body.block.args)]
                 lines = ["thread.fuse", *fuse_expressions(op, names)]

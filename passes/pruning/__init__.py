@@ -25,11 +25,11 @@ Use from the search:
 
 Answers are cached in memory per expression and per canonical form, and, with `cache=`,
 in one append-only file shared by runs and processes (`cache.py`). The pass
-`annotate-abstract-expr` (`annotate.py`) writes every value's expression into the IR.
+`annotate-abstract-expr` (`expr_annotation.py`) writes every value's expression into the IR.
 """
 
-from mirage.passes.pruning.annotate import AnnotateAbstractExprPass
 from mirage.passes.pruning.canonical import canonical
+from mirage.passes.pruning.expr_annotation import AnnotateAbstractExprPass
 from mirage.passes.pruning.exprs import ELEMENTWISE_EXPRS, AbstractExprs, ExprBuilder
 from mirage.passes.pruning.pruner import Pruner, PrunerStats
 from mirage.passes.pruning.subexpr import Answer, SubexprChecker

@@ -4,8 +4,8 @@ Rules, for every op kind of the three levels:
 - matmul: sum(k, mul(a, b)), k the contraction extent of the operands it sees (at block
   level, the tile's);
 - reduce_sum of a dim of extent n to `size` s: sum(n/s, a); reduce_max: rmax(n/s, a);
-- elementwise ops: the row of `ELEMENTWISE_EXPRS` (keyed by the kind names of
-  `mirage.dialects.opkinds`); square is mul(a, a), rsqrt is div(1, sqrt(a));
+- pointwise ops: their record's `abstract` in `mirage.dialects.opkinds` (over the
+  algebra `TERMS` implements); square is mul(a, a), rsqrt is div(1, sqrt(a));
 - rms_norm over a last dim of extent n: div(x, sqrt(sum(n, mul(x, x)))), times its gain
   and plus its bias;
 - input iterators, output savers, the grid partition: the identity (abstract expressions
@@ -41,6 +41,16 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from mirage.dialects.opkinds import (
+    BLOCK,
+    ELEMENTWISE_KINDS,
+    OP_KINDS,
+    THREAD,
+    AbstractOps,
+    Family,
+    Loop,
+    OpKind,
+)
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.pruning.copies import (
@@ -72,22 +82,46 @@ from mirage.passes.pruning.terms import (
 
 ExprFn = Callable[[Sequence[Term]], Term]
 
-ELEMENTWISE_EXPRS: dict[str, ExprFn] = {
-    "exp": lambda a: Exp(a[0]),
-    "square": lambda a: Mul(a[0], a[0]),
-    "sqrt": lambda a: Sqrt(a[0]),
-    "rsqrt": lambda a: Div(ONE, Sqrt(a[0])),
-    "silu": lambda a: Fn("silu", (a[0],)),
-    "gelu": lambda a: Fn("gelu", (a[0],)),
-    "relu": lambda a: Fn("relu", (a[0],)),
-    "add": lambda a: Add(a[0], a[1]),
-    "sub": lambda a: Add(a[0], a[1]),
-    "mul": lambda a: Mul(a[0], a[1]),
-    "div": lambda a: Div(a[0], a[1]),
-    "pow": lambda a: Fn("pow", (a[0], a[1])),
-    "max": lambda a: Fn("max", (a[0], a[1])),
-}
-"""The abstract expression of each elementwise kind of `mirage.dialects.opkinds`."""
+
+class _TermAlgebra(AbstractOps[Term]):
+    """The registry's abstract-expression rules, built as terms."""
+
+    def identity(self, x: Term) -> Term:
+        return x
+
+    def one(self) -> Term:
+        return ONE
+
+    def add(self, x: Term, y: Term) -> Term:
+        return Add(x, y)
+
+    def mul(self, x: Term, y: Term) -> Term:
+        return Mul(x, y)
+
+    def div(self, x: Term, y: Term) -> Term:
+        return Div(x, y)
+
+    def sqrt(self, x: Term) -> Term:
+        return Sqrt(x)
+
+    def exp(self, x: Term) -> Term:
+        return Exp(x)
+
+    def opaque(self, name: str, args: Sequence[Term]) -> Term:
+        return Fn(name, tuple(args))
+
+
+TERMS = _TermAlgebra()
+
+
+def _expr_of(kind: OpKind) -> ExprFn:
+    abstract = kind.abstract
+    assert abstract is not None
+    return lambda a: abstract(TERMS, a, ())
+
+
+ELEMENTWISE_EXPRS: dict[str, ExprFn] = {k: _expr_of(r) for k, r in ELEMENTWISE_KINDS.items()}
+"""The abstract expression of each elementwise kind (its record's `abstract`)."""
 
 
 def default_names(count: int) -> list[str]:
@@ -207,19 +241,22 @@ class ExprBuilder:
         deps: Deps = _NONE.union(*(self.deps[i] for i in op.operands))
         index = len(self._sizes)
         out_layouts: list[Layout] | None = None
-        if op.kind == "graph":
+        kind = OP_KINDS.get(op.kind)
+        family = kind.family if kind is not None else None
+        body_level = kind.body if kind is not None else None
+        if body_level == BLOCK:
             outs, out_layouts, body = _launch(op, operands, layouts)
             self.bodies[index] = body
-        elif op.kind == "fuse":
+        elif body_level == THREAD:
             assert op.body is not None
             body = _evaluate(op.body, operands, _Level.THREAD)
             self.bodies[index] = body
             outs = list(body.outputs)
-        elif self._loop is not None and op.kind in ("input", "output"):
+        elif self._loop is not None and family in (Family.INPUT, Family.OUTPUT):
             term, layout, deps = _iterate(op, operands[0], layouts[0], deps, self._loop)
             outs, out_layouts = [term], [layout]
-        elif self._loop is not None and op.kind.startswith("accum_"):
-            outs = [_accumulate(op.kind, operands, shapes, layouts, self._loop.loops, deps)]
+        elif self._loop is not None and kind is not None and kind.loop is not None:
+            outs = [_accumulate(kind.loop, operands, shapes, layouts, self._loop.loops, deps)]
             deps = deps - {"loop"}
         else:
             outs = [_op(op, operands, shapes, layouts)]
@@ -309,35 +346,38 @@ def _op(op: Op, operands: list[Term], shapes: list[tuple[int, ...]], layouts: li
     bad = _unknown(operands)
     if bad is not None:
         return bad
-    kind = op.kind
-    if kind in ELEMENTWISE_EXPRS:
-        return _map(ELEMENTWISE_EXPRS[kind], operands)
-    if kind == "mul_scalar":
-        return operands[0]
-    if kind == "matmul":
+    kind = OP_KINDS.get(op.kind)
+    if kind is None:
+        return Unknown(f"no abstract expression for op kind '{op.kind}'")
+    abstract = kind.abstract
+    if abstract is not None:
+        params = kind.param_values(op.attr)
+        return _map(lambda a: abstract(TERMS, a, params), operands)
+    family = kind.family
+    if family is Family.CONTRACTION:
         # Products that repeat along the contraction are summed once per copy.
         same = copies(meet(layouts[0][-1], layouts[1][-2]))
         return _matmul(operands[0], operands[1], len(shapes[0]), shapes[0][-1] // same)
-    if kind in ("reduce_sum", "reduce_max"):
+    if family is Family.REDUCTION:
         dim, size = op.int_attr("dim"), op.int_attr("size")
         n = shapes[0][dim]
         repeats = _reduced_copies(layouts[0][dim], n, size)
-        return _reduce(kind == "reduce_sum", operands[0], dim, n, size, repeats)
-    if kind == "rms_norm":
+        return _reduce(kind.reduce == "sum", operands[0], dim, n, size, repeats)
+    if family is Family.NORM:
         n = shapes[0][-1] // copies(layouts[0][-1])
         return _rms_norm(operands, n, len(shapes[0]) - 1)
-    if kind == "concat":
+    if family is Family.CONCAT:
         return _concat(operands, shapes, op.int_attr("dim"))
-    if kind == "constant":
+    if family is Family.CONSTANT:
         # Constants are not part of the abstraction (as mul_scalar's factor is not): a
         # constant operand is the empty product, so x * c is x and x + c is add(x, 1).
         return ONE
-    if kind in ("transpose", "reshape"):
+    if family in (Family.PERMUTE, Family.RESHAPE):
         # Moving elements leaves what each one computes as it was.
         return operands[0]
-    if kind == "slice":
+    if family is Family.SLICE:
         return _slice(operands[0], op.ints_attr("offsets"), op.results[0].shape)
-    return Unknown(f"no abstract expression for op kind '{kind}'")
+    return Unknown(f"no abstract expression for op kind '{op.kind}'")
 
 
 def _layout(
@@ -345,34 +385,36 @@ def _layout(
 ) -> Layout:
     """Which elements of the result are copies (ops other than input iterators, output
     savers and graph-defined ops)."""
-    kind = op.kind
-    if kind == "constant":
+    kind = OP_KINDS.get(op.kind)
+    family = kind.family if kind is not None else None
+    loop = kind.loop if kind is not None else None
+    if family is Family.CONSTANT:
         return tuple(normal([(n, True)]) for n in shape)
-    if kind == "transpose":
+    if family is Family.PERMUTE:
         return tuple(layouts[0][p] for p in op.ints_attr("permutation"))
-    if kind == "slice":
+    if family is Family.SLICE:
         # A dim kept whole keeps its copies; a window of one claims none (the safe side).
         return tuple(
             layouts[0][d] if n == shapes[0][d] else distinct(n) for d, n in enumerate(shape)
         )
-    if kind == "reshape":
+    if family is Family.RESHAPE:
         digits = tuple(f for factors in layouts[0] for f in factors)
         parts = split(digits, shape)
         return tuple(parts) if parts is not None else plain(shape)
-    if not layouts or kind == "concat":
+    if not layouts or family is Family.CONCAT:
         return plain(shape)
-    if kind == "matmul":
+    if family is Family.CONTRACTION:
         a, b = layouts
         batch = meet_broadcast([a[:-2], b[:-2]], shape[:-2])
         return (*batch, a[-2], b[-1])
-    if kind in ("reduce_sum", "reduce_max"):
+    if family is Family.REDUCTION:
         dim, size = op.int_attr("dim"), op.int_attr("size")
         parts = split(layouts[0][dim], [shapes[0][dim] // size, size])
         inner = parts[1] if parts is not None else distinct(size)
         return (*layouts[0][:dim], inner, *layouts[0][dim + 1 :])
-    if kind in ("accum_sum_last", "accum_mean_last", "accum_rms_last"):
+    if loop in (Loop.SUM_LAST, Loop.MEAN_LAST, Loop.RMS_LAST):
         return (*layouts[0][:-1], ())
-    if kind == "accum_rescale":
+    if loop is Loop.RESCALE:
         return meet_broadcast(layouts, shape)
     if all(len(layout) == len(shape) for layout in layouts):
         # elementwise ops, thread.fuse, mul_scalar, rms_norm, accum_sum, accum_max
@@ -385,7 +427,7 @@ def _iterate(
 ) -> tuple[Term, Layout, Deps]:
     """An input iterator (or output saver): the same expression; which digits of the
     tile (or tensor) are copies, and what the tile depends on."""
-    if op.kind == "output":
+    if OP_KINDS[op.kind].family is Family.OUTPUT:
         return _output(op, source, layout, deps, loop)
     imap, fdim = op.ints_attr("imap"), op.int_attr("forloop_dim")
     shape = op.results[0].shape
@@ -424,7 +466,7 @@ def _output(
 
 
 def _accumulate(
-    kind: str,
+    loop: Loop,
     operands: list[Term],
     shapes: list[tuple[int, ...]],
     layouts: list[Layout],
@@ -438,20 +480,20 @@ def _accumulate(
     # factor), not a new sum.
     steps = loops if "loop" in deps else 1
     x = operands[0]
-    if kind == "accum_sum":
+    if loop is Loop.SUM:
         return _map(lambda a: sum_of(steps, a[0]), [x])
-    if kind == "accum_max":
+    if loop is Loop.MAX:
         return _map(lambda a: rmax_of(steps, a[0]), [x])
-    if kind == "accum_rescale":
+    if loop is Loop.RESCALE:
         return _map(lambda a: sum_of(steps, Mul(a[0], Exp(a[1]))), [x, operands[1]])
     shape = shapes[0]
     last = len(shape) - 1
     n = shape[-1] // copies(layouts[0][-1])
-    if kind in ("accum_sum_last", "accum_mean_last"):
+    if loop in (Loop.SUM_LAST, Loop.MEAN_LAST):
         return _reduce_last(lambda e, a: sum_of(steps * e, a), x, n, last)
-    if kind == "accum_rms_last":
+    if loop is Loop.RMS_LAST:
         return _reduce_last(lambda e, a: sum_of(steps * e, Mul(a, a)), x, n, last, Sqrt)
-    return Unknown(f"no abstract expression for accumulator '{kind}'")
+    return Unknown(f"no abstract expression for accumulator '{loop.value}'")
 
 
 # --- pointwise and piecewise ----------------------------------------------------------------

@@ -28,7 +28,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import z3
+import z3  # pyright: ignore[reportMissingTypeStubs]  (z3-solver ships no stubs; its source is read)
 
 from mirage.passes.pruning.canonical import (
     ONE_POLY,

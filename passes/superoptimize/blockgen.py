@@ -5,7 +5,7 @@ block level, in two steps.
    iteration. Input iterators are made when an op first needs a device tensor; ops run in
    the loop until it is closed, accumulators carrying values out of it; then ops run after
    the loop; finishing stores every value nothing uses. Each candidate op is checked,
-   cheapest first: canonical order (`canonical.py`), op budget, shape rules, then the
+   cheapest first: canonical order (`op_order.py`), op budget, shape rules, then the
    pruner on the whole prefix (abstract expressions do not depend on how the grid and the
    loop cut the tensors, up to sums that split into sums of tiles).
 2. The *parallelization* of a finished structure (`parallelize.py`): the imaps, forloop
@@ -19,14 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
+from mirage.dialects.opkinds import ACCUMULATORS, BINARY, CONCATS, CONTRACTIONS, LOOP_SUM
 from mirage.dialects.shapes import REPLICATE, ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.pruning import Term
-from mirage.passes.superoptimize import canonical
+from mirage.passes.superoptimize import op_order
 from mirage.passes.superoptimize.dims import DimMismatch, Dims, DimTypes
 from mirage.passes.superoptimize.fusion import FUSIBLE
 from mirage.passes.superoptimize.infer import result_shape
-from mirage.passes.superoptimize.terms import block_op_term
+from mirage.passes.superoptimize.prefix_exprs import block_op_term
 from mirage.passes.superoptimize.vocabulary import Vocabulary
 
 COMPUTE_DTYPE = "f32"
@@ -56,7 +57,7 @@ class BlockState:
     ops: tuple[BlockOp, ...] = ()
     loop_end: int | None = None
     """Index of the first post-loop op once the loop is closed."""
-    last_key: canonical.OpKey | None = None
+    last_key: op_order.OpKey | None = None
     last_op: int | None = None
     op_uses: tuple[int, ...] = ()
     signatures: frozenset[tuple[object, ...]] = frozenset()
@@ -108,7 +109,7 @@ class BlockStats:
     bounded: int = 0
 
 
-_DISTINCT_OPERANDS = frozenset({"add", "sub", "mul", "div", "max", "pow", "concat"})
+_DISTINCT_OPERANDS = BINARY | CONCATS
 
 
 @dataclass
@@ -178,7 +179,7 @@ class BlockGenerator:
             for i in range(len(state.inputs)):
                 yield -(i + 1)
             for j, op in enumerate(state.ops):
-                if not op.kind.startswith("accum_"):
+                if op.kind not in ACCUMULATORS:
                     yield j
             read = set(state.inputs) | {t.value for t in taken if isinstance(t, _Fresh)}
             for v, ty in enumerate(self.kernel_types):
@@ -187,7 +188,7 @@ class BlockGenerator:
         else:
             assert state.loop_end is not None
             for j in range(state.loop_end):
-                if state.ops[j].kind.startswith("accum_"):
+                if state.ops[j].kind in ACCUMULATORS:
                     yield j
             yield from range(state.loop_end, len(state.ops))
 
@@ -227,24 +228,21 @@ class BlockGenerator:
         out: list[BlockState | FinishedGraph] = []
         vocab = self.vocabulary
         unary: list[tuple[str, tuple[tuple[str, object], ...]]] = [(k, ()) for k in vocab.unary]
-        unary += [("mul_scalar", (("scalar", s),)) for s in vocab.scalars]
-        if vocab.rms_norm:
-            unary += [("rms_norm", a) for a in vocab.eps_variants("rms_norm")]
+        unary += vocab.scaled
+        unary += [(k, a) for k in vocab.norms for a in vocab.eps_variants(k)]
         if state.in_loop:
             unary += [(k, a) for k in vocab.accumulators for a in vocab.eps_variants(k)]
-        binary = (["matmul"] if vocab.matmul else []) + list(vocab.binary)
-        if vocab.concat:
-            binary.append("concat")
+        binary = [*vocab.contractions, *vocab.binary, *vocab.concats]
         if state.size + 2 <= self.max_ops:  # an op and at least one output
             firsts = list(self._operand_choices(state, ()))
             for a in firsts:
                 a_shape = self._type(state, a).shape
                 fa = 1 if self._frees(state, a) else 0
                 na = 1 if isinstance(a, _Fresh) else 0
-                ra = frozenset({a.value}) if isinstance(a, _Fresh) else frozenset()
+                ra = frozenset({a.value}) if isinstance(a, _Fresh) else frozenset[int]()
                 for kind, attrs in unary:
                     m = self._merged(state, kind, (a,))
-                    if self._room(state, fa, kind.startswith("accum_"), na, ra, m):
+                    if self._room(state, fa, kind in ACCUMULATORS, na, ra, m):
                         self._try(state, kind, (a,), attrs, out)
                 if self._room(state, fa, False, na, ra, self._merged(state, "reduce_sum", (a,))):
                     a_dims = self._dims(state, a)
@@ -267,10 +265,10 @@ class BlockGenerator:
                     if len(b_shape) != len(a_shape):
                         continue
                     for kind in binary:
-                        if kind == "matmul":
+                        if kind in CONTRACTIONS:
                             if len(a_shape) >= 2 and a_shape[-1] == b_shape[-2]:
                                 self._try(state, kind, (a, b), (), out)
-                        elif kind == "concat":
+                        elif kind in CONCATS:
                             for dim in range(len(a_shape)):
                                 self._try(state, kind, (a, b), (("dim", dim),), out)
                         elif all(
@@ -329,7 +327,7 @@ class BlockGenerator:
             not isinstance(operand, _Fresh)
             and operand >= 0
             and state.op_uses[operand] == 0
-            and (not state.in_loop or not state.ops[operand].kind.startswith("accum_"))
+            and (not state.in_loop or state.ops[operand].kind not in ACCUMULATORS)
         )
 
     def _room(
@@ -384,10 +382,10 @@ class BlockGenerator:
         attrs: tuple[tuple[str, object], ...],
     ) -> BlockState | None:
         self.stats.generated += 1
-        accumulator = kind.startswith("accum_")
+        accumulator = kind in ACCUMULATORS
         new_inputs = [o.value for o in operands if isinstance(o, _Fresh)]
         existing = {o for o in operands if not isinstance(o, _Fresh)}
-        if kind == "accum_sum" and any(isinstance(o, _Fresh) or o < 0 for o in operands):
+        if kind in LOOP_SUM and any(isinstance(o, _Fresh) or o < 0 for o in operands):
             # An input tile summed over iterations means anything only without a loop,
             # and then its ops may as well run in the loop (the canonical place).
             self.stats.rejected += 1
@@ -414,7 +412,7 @@ class BlockGenerator:
         if (
             len(keys) == 2
             and kind in _DISTINCT_OPERANDS
-            and (keys[0] == keys[1] or (kind in canonical.COMMUTATIVE and keys[0] > keys[1]))
+            and (keys[0] == keys[1] or (kind in op_order.COMMUTATIVE and keys[0] > keys[1]))
         ):
             self.stats.rejected += 1
             return None
@@ -422,9 +420,9 @@ class BlockGenerator:
         if signature in state.signatures:
             self.stats.rejected += 1
             return None
-        key = canonical.op_key(kind, keys, attrs)
+        key = op_order.op_key(kind, keys, attrs)
         uses_last = state.last_op is not None and state.last_op in existing
-        if not canonical.in_order(key, uses_last, state.last_key):
+        if not op_order.in_order(key, uses_last, state.last_key):
             self.stats.rejected += 1
             return None
         shapes = [self._type(state, o).shape for o in operands]
@@ -441,9 +439,7 @@ class BlockGenerator:
         for r in set(refs):
             if r < 0:
                 continue
-            if op_uses[r] == 0 and (
-                not state.in_loop or not state.ops[r].kind.startswith("accum_")
-            ):
+            if op_uses[r] == 0 and (not state.in_loop or state.ops[r].kind not in ACCUMULATORS):
                 unused -= 1
             op_uses[r] += refs.count(r)
         if not accumulator:
@@ -486,7 +482,7 @@ class BlockGenerator:
         sinks = [
             j
             for j, op in enumerate(state.ops)
-            if state.op_uses[j] == 0 and (j >= state.loop_end or op.kind.startswith("accum_"))
+            if state.op_uses[j] == 0 and (j >= state.loop_end or op.kind in ACCUMULATORS)
         ]
         raw = len(state.inputs) + len(state.ops) + len(sinks)
         if not sinks or state.size + len(sinks) > self.max_ops or raw > self.max_ops + MAX_MERGED:

@@ -8,8 +8,19 @@ import math
 from dataclasses import dataclass
 
 from mirage.dialects.hardware import Target
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
-from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS, DTYPE_BYTES, Graph, Op, TensorType
+from mirage.dialects.opkinds import (
+    CONTRACTIONS,
+    INPUTS,
+    LAUNCHES,
+    MUL_SCALAR,
+    OP_KINDS,
+    OUTPUTS,
+    RESHAPES,
+    SLICES,
+    THREAD,
+    Family,
+)
+from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.passes.superoptimize.lowered import LoweredFacts, lowered_facts
 from mirage.passes.superoptimize.resources import peak_shared_memory, registers_per_thread
 
@@ -46,6 +57,7 @@ measured tiling falls from 1.17x to 1.12x (geometric mean; worst from 2.44x to 1
 4-warps-per-SM attention kernel (measured 52 µs) no longer ranks above the split-KV pair
 (measured 23 µs)."""
 _SATURATING_SM_FRACTION = 0.4
+"""Fraction of the SMs that, busy, saturate device-memory bandwidth."""
 VECTOR_ACCESS_BYTES = 16
 """An input tile is copied in accesses of this many bytes where its last dim is contiguous
 in the device tensor."""
@@ -62,9 +74,6 @@ def _access_factor(op: Op, body: Graph) -> int:
     if strides[-1] == 1 or tile.shape[-1] == 1:
         return 1
     return max(1, VECTOR_ACCESS_BYTES // DTYPE_BYTES[tile.dtype])
-
-
-"""Fraction of the SMs that, busy, saturate device-memory bandwidth."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,37 +110,35 @@ def _on_tensor_cores(a: TensorType, b: TensorType) -> bool:
 
 def _vector_flops(op: Op, operands: list[TensorType]) -> int:
     """CUDA-core flops of a non-matmul op."""
-    kind = op.kind
+    kind = OP_KINDS.get(op.kind)
     out = op.results[0].numel if op.results else 0
-    if kind in ELEMENTWISE_KINDS:
-        return ELEMENTWISE_KINDS[kind].flops * out
-    if kind == "fuse":
+    if kind is None:
+        return 0
+    if kind.body == THREAD:
         assert op.body is not None
         return out * sum(_per_element(o.kind) for o in op.body.ops)
-    if kind in ("reduce_sum", "reduce_max", "concat", "mul_scalar"):
-        return operands[0].numel if operands else out
-    if kind == "rms_norm":
+    if kind.family is Family.NORM:
         return 4 * out + 8 * (out // max(1, op.results[0].shape[-1]))
-    if kind in ACCUMULATOR_KINDS:
-        return (3 if kind.endswith("_last") or kind == "accum_rescale" else 1) * operands[0].numel
-    return 0
+    if kind.flops_of_operand:
+        return kind.flops * (operands[0].numel if operands else out)
+    return kind.flops * out
 
 
 def _per_element(kind: str) -> int:
-    return ELEMENTWISE_KINDS[kind].flops if kind in ELEMENTWISE_KINDS else 1
+    return OP_KINDS[kind].flops
 
 
 def predefined_cost(op: Op, operands: list[TensorType], target: Target) -> KernelCost:
     """A pre-defined kernel op: one library kernel that reads its operands from device
     memory and writes its result there."""
-    if op.kind in WINDOWS:
+    if op.kind in SLICES:
         # reads its window of the operand only: as many elements as it writes
         pairs = zip(op.results, operands, strict=True)
         read = sum(r.numel * DTYPE_BYTES[t.dtype] for r, t in pairs)
     else:
         read = sum(t.nbytes for t in operands)
     dram = read + sum(t.nbytes for t in op.results)
-    if op.kind == "matmul":
+    if op.kind in CONTRACTIONS:
         tensor = _matmul_flops(operands[0], operands[1], padded=True)
         vector = 0
     else:
@@ -192,15 +199,15 @@ def graph_op_cost(
     for j, (bop, results) in enumerate(body.result_ids()):
         times = loops if j < body.loop_end and j not in once else 1
         in_types = [body.type_of(v) for v in bop.operands]
-        if bop.kind == "input":
+        if bop.kind in INPUTS:
             tile_reads += times * bop.results[0].nbytes * _access_factor(bop, body)
             smem_traffic += times * bop.results[0].nbytes
             continue
-        if bop.kind == "output":
+        if bop.kind in OUTPUTS:
             continue
-        if bop.kind == "matmul" and _on_tensor_cores(in_types[0], in_types[1]):
+        if bop.kind in CONTRACTIONS and _on_tensor_cores(in_types[0], in_types[1]):
             tensor += times * _matmul_flops(in_types[0], in_types[1], padded=True)
-        elif bop.kind == "matmul":
+        elif bop.kind in CONTRACTIONS:
             flops = _matmul_flops(in_types[0], in_types[1], padded=False)
             vector += times * flops * FMA_MATMUL_SLOWDOWN
         else:
@@ -248,11 +255,7 @@ def kernel_lower_bound(dram_bytes: int, target: Target) -> float:
     )
 
 
-WINDOWS = frozenset({"slice"})
-"""Kernel ops that read only a window of their operand, of their result's extents: a copy
-kernel (`simple_kernels.py`) where the op is not folded into a view of its reader."""
-
-RETYPES = frozenset({"reshape"})
+RETYPES = RESHAPES
 """Kernel ops that only give the same bytes another type: the lowering launches nothing for
 them (`convert_kernel.py` aliases the buffer)."""
 
@@ -260,7 +263,7 @@ them (`convert_kernel.py` aliases the buffer)."""
 def op_cost(op: Op, operands: list[TensorType], target: Target) -> KernelCost:
     if op.kind in RETYPES:
         return KernelCost(op.kind, 0.0, 0, 0, blocks=0)
-    if op.kind == "graph":
+    if op.kind in LAUNCHES:
         return graph_op_cost(op, operands, target, lowered=lowered_facts(op, target))
     return predefined_cost(op, operands, target)
 
@@ -274,7 +277,9 @@ def program_cost(graph: Graph, target: Target) -> ProgramCost:
     for op, results in graph.result_ids():
         operands = [graph.type_of(v) for v in op.operands]
         if op.kind in RETYPES and not outputs.isdisjoint(results):
-            copy = Op("mul_scalar", op.operands, op.results, (("scalar", 1.0),))
+            # costed as the one-operand pointwise launch it is: a multiplication by one
+            scale = tuple((name, 1.0) for name in MUL_SCALAR.params)
+            copy = Op(MUL_SCALAR.name, op.operands, op.results, scale)
             kernels.append(predefined_cost(copy, operands, target))
             continue
         kernels.append(op_cost(op, operands, target))

@@ -20,12 +20,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import (
+    CONCATS,
+    CONTRACTIONS,
+    ELEMENTWISE_KINDS,
+    LAST_DIM_ACCUMULATORS,
+    LOOP_MAX,
+    LOOP_MEAN_LAST,
+    LOOP_RMS_LAST,
+    MAX_REDUCTIONS,
+    NORMS,
+    OP_KINDS,
+    REDUCTIONS,
+    Partials,
+)
 from mirage.dialects.ugraph.graph import Graph
 
 Dim = int | None
 """A variable's class, or None where unknown (and for extent-1 dims)."""
 Dims = tuple[Dim, ...]
+
+_COMPLETE_OPERANDS = LOOP_MAX | NORMS | LOOP_MEAN_LAST | LOOP_RMS_LAST | CONCATS
+"""Kinds that take complete results only (a max, a mean or root, a concatenation)."""
 
 
 class DimMismatch(ValueError):
@@ -88,23 +104,23 @@ class DimTypes:
         """Unify and mark reductions along the program's op; its result's dims."""
         if kind in ELEMENTWISE_KINDS:
             return tuple(self._union_all([d[i] for d in dims]) for i in range(len(dims[0])))
-        if kind in ("mul_scalar",):
+        if OP_KINDS[kind].partials is Partials.PASSES:
             return dims[0]
-        if kind == "matmul":
+        if kind in CONTRACTIONS:
             a, b = dims
             batch = tuple(self._union(x, y) for x, y in zip(a[:-2], b[:-2], strict=True))
             k = self._union(a[-1], b[-2])
             if k is not None:
                 self._reduced.add(k)
             return (*batch, a[-2], b[-1])
-        if kind in ("reduce_sum", "reduce_max"):
+        if kind in REDUCTIONS:
             dim = attrs["dim"]
             assert isinstance(dim, int)
             d = dims[0][dim]
             if d is not None:
                 self._reduced.add(d)
             return tuple(None if i == dim else x for i, x in enumerate(dims[0]))
-        if kind == "rms_norm":
+        if kind in NORMS:
             if dims[0][-1] is not None:
                 self._reduced.add(dims[0][-1])
             return dims[0]
@@ -174,15 +190,16 @@ class DimTypes:
         shapes: Sequence[tuple[int, ...]],
     ) -> Dims:
         partial = [self._any_partial(d) for d in dims]
+        rule = OP_KINDS[kind].partials if kind in OP_KINDS else None
         if kind in ELEMENTWISE_KINDS:
             if len(dims) == 1:
                 self._linear_only(dims, kind)
-            elif kind in ("add", "sub"):
+            elif rule is Partials.SUM:
                 for i in range(len(shapes[0])):
                     if any(self.is_partial(d[i]) for d in dims) and any(s[i] == 1 for s in shapes):
                         raise DimMismatch("adds a value to each partial result")
-            elif kind in ("mul", "div"):
-                if sum(partial) > 1 or (kind == "div" and partial[1]):
+            elif rule in (Partials.PRODUCT, Partials.QUOTIENT):
+                if sum(partial) > 1 or (rule is Partials.QUOTIENT and partial[1]):
                     raise DimMismatch("a product or quotient of partial results")
             else:
                 self._linear_only(dims, kind)
@@ -190,13 +207,13 @@ class DimTypes:
                 self._same([d[i] for d, s in zip(dims, shapes, strict=True) if s[i] > 1])
                 for i in range(len(shapes[0]))
             )
-        if kind in ("mul_scalar", "accum_sum"):
+        if rule is Partials.PASSES:
             return dims[0]
-        if kind in ("accum_max", "rms_norm", "accum_mean_last", "accum_rms_last", "concat"):
+        if kind in _COMPLETE_OPERANDS:
             self._linear_only(dims, kind)
-        if kind == "accum_max":
+        if kind in LOOP_MAX:
             return dims[0]
-        if kind == "matmul":
+        if kind in CONTRACTIONS:
             (a, b), (sa, sb) = dims, shapes
             if sum(partial) > 1:
                 raise DimMismatch("a product of partial results")
@@ -209,10 +226,10 @@ class DimTypes:
                 raise DimMismatch("contracts a dim of partial results")
             self._reduce(k, sa[-1])
             return (*batch, a[-2], b[-1])
-        if kind in ("reduce_sum", "reduce_max"):
+        if kind in REDUCTIONS:
             dim, size = attrs["dim"], attrs.get("size", 1)
             assert isinstance(dim, int) and isinstance(size, int)
-            if kind == "reduce_max":
+            if kind in MAX_REDUCTIONS:
                 self._linear_only(dims, kind)
             d = dims[0][dim]
             if self.is_partial(d):
@@ -223,12 +240,12 @@ class DimTypes:
                 raise DimMismatch("a sum to several elements of a dim of complete results")
             self._reduce(d, shapes[0][dim])
             return tuple(None if i == dim else x for i, x in enumerate(dims[0]))
-        if kind in ("rms_norm", "accum_sum_last", "accum_mean_last", "accum_rms_last"):
+        if kind in NORMS or kind in LAST_DIM_ACCUMULATORS:
             self._reduce(dims[0][-1], shapes[0][-1])
-            if kind == "rms_norm":
+            if kind in NORMS:
                 return dims[0]
             return (*dims[0][:-1], None)
-        if kind == "concat":
+        if kind in CONCATS:
             dim = attrs["dim"]
             assert isinstance(dim, int)
             return tuple(

@@ -18,6 +18,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from mirage.dialects.opkinds import ITERATORS
 from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.launch import one_op_launch
@@ -96,7 +97,7 @@ class Evaluator:
             src = [vals[v] for v in bop.operands]
             src_names = [names[v] for v in bop.operands]
             src_types = [vtypes[v] for v in bop.operands]
-            if bop.kind in ("input", "output"):
+            if bop.kind in ITERATORS:
                 vals.append(src[0])
                 names.append(src_names[0])
             else:

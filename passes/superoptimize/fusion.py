@@ -8,10 +8,11 @@ op's one result. Every value of the tree has one dtype: thread-level ops do not 
 
 from __future__ import annotations
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import POINTWISE
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 
-FUSIBLE = frozenset(ELEMENTWISE_KINDS) | {"mul_scalar"}
+FUSIBLE = POINTWISE
+"""What a fused thread chain may hold."""
 
 
 def fuse_chains(body: Graph) -> Graph:

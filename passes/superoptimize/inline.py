@@ -22,14 +22,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import (
+    FUSED,
+    INPUTS,
+    LAUNCHES,
+    NORMS,
+    OUTPUTS,
+    PLAIN_ACCUMULATORS,
+    SUM_REDUCTIONS,
+)
 from mirage.dialects.shapes import REPLICATE, ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.infer import result_shape
 from mirage.passes.superoptimize.precision import narrow_body
 
-_POINTWISE = frozenset(ELEMENTWISE_KINDS) | {"mul_scalar", "fuse"}
-_IDENTITY_OVER_ONE_ITERATION = frozenset({"accum_sum", "accum_max"})
+_POINTWISE = FUSED
+_IDENTITY_OVER_ONE_ITERATION = PLAIN_ACCUMULATORS
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +77,12 @@ def producer_recipe(graph: Graph, producer: int, output: int) -> Recipe | None:
     where that computation is not tile-local in the sense of this module."""
     op = graph.ops[producer]
     body = op.body
-    if op.kind != "graph" or body is None or op.int_attr("forloop_range") != 1:
+    if op.kind not in LAUNCHES or body is None or op.int_attr("forloop_range") != 1:
         return None
     grid = op.ints_attr("grid")
     made_by = body.producers()
     saver = body.ops[made_by[body.outputs[output]]]
-    if saver.kind != "output":
+    if saver.kind not in OUTPUTS:
         return None
     saved_at = _cut_by(saver.ints_attr("omap"), grid)
     full = op.results[output].shape
@@ -97,7 +105,7 @@ def producer_recipe(graph: Graph, producer: int, output: int) -> Recipe | None:
         bop = body.ops[j]
         if len(bop.results) != 1:
             return None
-        if bop.kind == "input":
+        if bop.kind in INPUTS:
             source = op.operands[bop.operands[0]]
             if graph.type_of(source).shape != full:
                 return None
@@ -105,21 +113,21 @@ def producer_recipe(graph: Graph, producer: int, output: int) -> Recipe | None:
                 return None  # the block would compute a tile of Y from elsewhere in X
             cone.add(j)
             continue
-        if bop.kind not in (*_POINTWISE, "rms_norm", "reduce_sum"):
+        if bop.kind not in _POINTWISE | NORMS | SUM_REDUCTIONS:
             return None
         cone.add(j)
         pending.extend(through_identity(u) for u in bop.operands)
 
-    iterators = [j for j in sorted(cone) if body.ops[j].kind == "input"]
-    computes = [j for j in sorted(cone) if body.ops[j].kind != "input"]
+    iterators = [j for j in sorted(cone) if body.ops[j].kind in INPUTS]
+    computes = [j for j in sorted(cone) if body.ops[j].kind not in INPUTS]
     local = {n_args + j: k for k, j in enumerate(iterators)}
     ops: list[Op] = []
     reduced: set[int] = set()
     for j in computes:
         bop = body.ops[j]
-        if bop.kind == "rms_norm":
+        if bop.kind in NORMS:
             reduced.add(len(full) - 1)
-        elif bop.kind == "reduce_sum":
+        elif bop.kind in SUM_REDUCTIONS:
             reduced.add(bop.int_attr("dim"))
         operands = tuple(local[through_identity(u)] for u in bop.operands)
         ops.append(Op(bop.kind, operands, bop.results, bop.attrs, bop.body))
@@ -146,10 +154,10 @@ def _inline_one(graph: Graph) -> tuple[Graph, int] | None:
     producer it read from."""
     made_by = graph.producers()
     for c, op in enumerate(graph.ops):
-        if op.kind != "graph" or op.body is None:
+        if op.kind not in LAUNCHES or op.body is None:
             continue
         for j, bop in enumerate(op.body.ops):
-            if bop.kind != "input":
+            if bop.kind not in INPUTS:
                 continue
             producer = made_by.get(op.operands[bop.operands[0]])
             if producer is None:

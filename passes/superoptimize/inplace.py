@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mirage.dialects.opkinds import LAYOUT_KINDS
+from mirage.dialects.opkinds import INPUTS, LAUNCHES, LAYOUT_OPS, PERMUTES, SLICES
 from mirage.dialects.strides import (
     Strides,
     contiguous,
@@ -50,9 +50,9 @@ def _perm(op: Op) -> list[int]:
 def _forward(op: Op, shape: Shape, strides: Strides) -> tuple[Strides, int] | None:
     """The strides of a layout op's result into the storage its operand's view reads, and
     the elements its first element lies past the operand's."""
-    if op.kind == "transpose":
+    if op.kind in PERMUTES:
         return transposed(shape, strides, _perm(op))[1], 0
-    if op.kind == "slice":
+    if op.kind in SLICES:
         return strides, sum(o * s for o, s in zip(op.ints_attr("offsets"), strides, strict=True))
     got = reshaped_strides(shape, strides, op.results[0].shape)
     return None if got is None else (got, 0)
@@ -61,9 +61,9 @@ def _forward(op: Op, shape: Shape, strides: Strides) -> tuple[Strides, int] | No
 def _backward(op: Op, shape: Shape, strides: Strides, operand: Shape) -> Strides | None:
     """The strides of a layout op's operand into the storage of its result's view (none
     for a slice: a saver writes every element of its tensor)."""
-    if op.kind == "slice":
+    if op.kind in SLICES:
         return None
-    if op.kind == "transpose":
+    if op.kind in PERMUTES:
         p = _perm(op)
         return transposed(shape, strides, [p.index(d) for d in range(len(p))])[1]
     return reshaped_strides(shape, strides, operand)
@@ -78,23 +78,23 @@ def _fold_one(graph: Graph) -> Graph | None:
     outputs = set(graph.outputs)
     results = [ids for _, ids in graph.result_ids()]
     for j, op in enumerate(graph.ops):
-        if op.kind not in LAYOUT_KINDS:
+        if op.kind not in LAYOUT_OPS:
             continue
         source = op.operands[0]
         head = made.get(source)
-        if head is not None and graph.ops[head].kind in LAYOUT_KINDS:
+        if head is not None and graph.ops[head].kind in LAYOUT_OPS:
             continue  # not the first op of its chain
         # the chain: single-reader layout ops from `source`
         chain = [j]
         while True:
             end = results[chain[-1]][0]
             nxt = users.get(end, [])
-            if len(nxt) == 1 and graph.ops[nxt[0]].kind in LAYOUT_KINDS and end not in outputs:
+            if len(nxt) == 1 and graph.ops[nxt[0]].kind in LAYOUT_OPS and end not in outputs:
                 chain.append(nxt[0])
             else:
                 break
         end = results[chain[-1]][0]
-        if head is not None and graph.ops[head].kind == "graph":
+        if head is not None and graph.ops[head].kind in LAUNCHES:
             folded = _into_producer(graph, head, source, chain, users, outputs)
             if folded is not None:
                 return folded
@@ -162,11 +162,11 @@ def _into_readers(
         return None  # the chain's result is needed itself
     # A window read by a plain kernel op would be a copy of its own: the op is wrapped as
     # the kernel.graph the lowering makes of it, which then reads the window in place.
-    slicing = any(graph.ops[j].kind == "slice" for j in chain)
+    slicing = any(graph.ops[j].kind in SLICES for j in chain)
     wrapped = {
         r: w for r in readers if slicing and (w := _wrapped(graph, graph.ops[r])) is not None
     }
-    if not readers or any(graph.ops[r].kind != "graph" and r not in wrapped for r in readers):
+    if not readers or any(graph.ops[r].kind not in LAUNCHES and r not in wrapped for r in readers):
         return None
     storage = graph.type_of(source).shape
     shape = storage
@@ -197,7 +197,7 @@ def _into_readers(
             operands[i] = source
             args[i] = graph.type_of(source)
             for b, bop in enumerate(ops):
-                if bop.kind == "input" and bop.operands[0] == i:
+                if bop.kind in INPUTS and bop.operands[0] == i:
                     if bop.viewed:
                         return None
                     ops[b] = _viewed(bop, shape, strides, offset)

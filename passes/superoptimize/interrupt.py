@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType
@@ -28,7 +28,7 @@ class StopFlag:
 
 
 @contextmanager
-def first_sigint_stops(flag: StopFlag) -> Iterator[StopFlag]:
+def first_sigint_stops(flag: StopFlag) -> Generator[StopFlag]:
     """While inside, the first SIGINT sets `flag` and later ones raise KeyboardInterrupt.
     Outside the main thread (where no handler can be installed) nothing changes."""
     if threading.current_thread() is not threading.main_thread():

@@ -13,10 +13,11 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
 from mirage.dialects.hardware import Target
+from mirage.dialects.opkinds import LAUNCHES
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.pruning import AbstractExprs, Term
-from mirage.passes.superoptimize import canonical
+from mirage.passes.superoptimize import op_order
 from mirage.passes.superoptimize.blockgen import (
     COMPUTE_DTYPE,
     BlockGenerator,
@@ -38,7 +39,7 @@ from mirage.passes.superoptimize.fingerprint import (
 from mirage.passes.superoptimize.infer import result_shape
 from mirage.passes.superoptimize.interfaces import PruneCheck
 from mirage.passes.superoptimize.parallelize import Parallelized, parallelizations
-from mirage.passes.superoptimize.terms import op_terms
+from mirage.passes.superoptimize.prefix_exprs import op_terms
 from mirage.passes.superoptimize.vocabulary import Vocabulary, vocabulary_of
 
 
@@ -60,7 +61,7 @@ class AddOp:
     """Append a kernel-level op (pre-defined, or a finished graph-defined one)."""
 
     op: Op
-    key: canonical.OpKey
+    key: op_order.OpKey
     dims: tuple[Dims, ...]
     """The program dims of its results."""
     terms: tuple[Term, ...]
@@ -91,7 +92,7 @@ class KernelNode:
     dims: tuple[Dims, ...]
     terms: tuple[Term, ...]
     matched: tuple[int, ...]
-    last_key: canonical.OpKey | None = None
+    last_key: op_order.OpKey | None = None
     deferred: frozenset[int] = frozenset()
     """Ops that are structures still to parallelize."""
     seconds: float = 0.0
@@ -213,14 +214,14 @@ class SearchSpace:
                 moves.extend(self._finished(node, child))
         return moves
 
-    def _kernel_key(self, node: KernelNode, op: Op) -> canonical.OpKey | None:
+    def _kernel_key(self, node: KernelNode, op: Op) -> op_order.OpKey | None:
         """The op's canonical key, or None if it breaks the canonical order."""
         keys = tuple((v,) for v in op.operands)
         attrs = repr((op.attrs, op.body)) if op.body is not None else op.attrs
-        key = canonical.op_key(op.kind, keys, (attrs,))
+        key = op_order.op_key(op.kind, keys, (attrs,))
         last = len(self.program.args) + sum(len(o.results) for o in node.ops[:-1])
         uses_last = bool(node.ops) and any(v >= last for v in op.operands)
-        return key if canonical.in_order(key, uses_last, node.last_key) else None
+        return key if op_order.in_order(key, uses_last, node.last_key) else None
 
     def _predefined(self, node: KernelNode) -> list[Move]:
         vocab = self.vocabulary
@@ -229,10 +230,10 @@ class SearchSpace:
         for v in range(n):
             for k in vocab.unary:
                 specs.append((k, (v,), {}))
-            for s in vocab.scalars:
-                specs.append(("mul_scalar", (v,), {"scalar": s}))
-            if vocab.rms_norm:
-                specs += [("rms_norm", (v,), dict(a)) for a in vocab.eps_variants("rms_norm")]
+            for k, attrs in vocab.scaled:
+                specs.append((k, (v,), dict(attrs)))
+            for k in vocab.norms:
+                specs += [(k, (v,), dict(a)) for a in vocab.eps_variants(k)]
             for k in vocab.reductions:
                 for dim, extent in enumerate(node.types[v].shape):
                     partial = self.dim_types.is_partial(node.dims[v][dim])
@@ -240,15 +241,16 @@ class SearchSpace:
                         if size < extent and extent % size == 0:
                             specs.append((k, (v,), {"dim": dim, "size": size}))
             for w in range(n):
-                if vocab.matmul:
-                    specs.append(("matmul", (v, w), {}))
+                for k in vocab.contractions:
+                    specs.append((k, (v, w), {}))
                 for k in vocab.binary:
-                    if v == w or (k in canonical.COMMUTATIVE and v > w):
+                    if v == w or (k in op_order.COMMUTATIVE and v > w):
                         continue
                     specs.append((k, (v, w), {}))
-                if vocab.concat and v != w:
-                    for dim in range(len(node.types[v].shape)):
-                        specs.append(("concat", (v, w), {"dim": dim}))
+                for k in vocab.concats:
+                    if v != w:
+                        for dim in range(len(node.types[v].shape)):
+                            specs.append((k, (v, w), {"dim": dim}))
         existing = {(o.kind, o.operands, o.attrs) for o in node.ops}
         moves: list[Move] = []
         for kind, operands, attrs in specs:
@@ -261,7 +263,7 @@ class SearchSpace:
             except (ShapeError, DimMismatch):
                 self.stats.rejected += 1
                 continue
-            op = make_op(kind, operands, [TensorType(shape, COMPUTE_DTYPE)], **attrs)
+            op = make_op(kind, operands, [TensorType(shape, COMPUTE_DTYPE)], None, **attrs)
             if (op.kind, op.operands, op.attrs) in existing or not self._fits_last(node, op):
                 self.stats.rejected += 1
                 continue
@@ -578,7 +580,7 @@ def with_output_types(graph: Graph, types: Sequence[TensorType]) -> Graph:
             for t, r in zip(op.results, results, strict=True)
         )
         body = op.body
-        if op.kind == "graph" and body is not None:
+        if op.kind in LAUNCHES and body is not None:
             body_ops = list(body.ops)
             for out_value, t in zip(body.outputs, new_results, strict=True):
                 j = out_value - len(body.args)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mirage.dialects.opkinds import ACCUMULATORS
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 
 _NO_MAP = (-1, -1, -1)
@@ -24,7 +25,7 @@ def one_op_launch(bop: Op, types: Sequence[TensorType], post: bool) -> Op:
         loop_end = len(ops)
         ops.append(Op(bop.kind, tuple(range(2 * k, 3 * k)), (result,), bop.attrs))
         value = 3 * k
-    elif bop.kind.startswith("accum_"):
+    elif bop.kind in ACCUMULATORS:
         ops.append(Op(bop.kind, tuple(range(k, 2 * k)), (result,), bop.attrs))
         loop_end = len(ops)
         value = 2 * k

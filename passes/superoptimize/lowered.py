@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from mirage.dialects.hardware import TARGETS, Target
+from mirage.dialects.opkinds import LAUNCHES
 from mirage.dialects.ugraph.graph import Op
 from mirage.lowering.optimize.plan import PlanError, plan_graph_op
 
@@ -46,7 +47,7 @@ def lowering_arch(target: Target) -> str:
 @lru_cache(maxsize=8192)
 def lowered_facts(op: Op, target: Target) -> LoweredFacts | None:
     """The planner's decisions for `op`, or None when the lowering cannot emit it."""
-    assert op.kind == "graph" and op.body is not None
+    assert op.kind in LAUNCHES and op.body is not None
     try:
         plan = plan_graph_op(
             op.body,

@@ -34,7 +34,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS, LAYOUT_KINDS, SCALAR_FORMS
+from mirage.dialects.opkinds import (
+    CONCATS,
+    CONSTANTS,
+    CONTRACTIONS,
+    INPUTS,
+    LAUNCHES,
+    LAYOUT_OPS,
+    NORMS,
+    OUTPUTS,
+    PERMUTES,
+    POINTWISE,
+    REDUCTIONS,
+    RESHAPES,
+    SCALAR_FORMS,
+    SLICES,
+)
 from mirage.dialects.strides import (
     Strides,
     contiguous,
@@ -98,7 +113,7 @@ class Normalized:
 def normalize(program: Graph) -> Normalized | None:
     """The program without its layout ops and constants, or None where it has none that
     this can remove."""
-    if not any(op.kind in LAYOUT_KINDS or op.kind == "constant" for op in program.ops):
+    if not any(op.kind in LAYOUT_OPS or op.kind in CONSTANTS for op in program.ops):
         return None
     if any(op.body is not None or len(op.results) != 1 for op in program.ops):
         return None  # a μGraph already: its layout is its own
@@ -190,7 +205,7 @@ class _Program:
                 other = n.operands[1 - k]
                 if (
                     cn is not None
-                    and cn.kind == "constant"
+                    and cn.kind in CONSTANTS
                     and cn.type.numel == 1
                     and self.type_of(other).shape == n.type.shape
                 ):
@@ -204,13 +219,13 @@ class _Program:
         reshape(matmul(a, b)): the batch dims are those the operands had."""
         for v in list(self.order):
             n = self.nodes[v]
-            if n.kind != "matmul" or len(n.type.shape) < 3:
+            if n.kind not in CONTRACTIONS or len(n.type.shape) < 3:
                 continue
             sources: list[int] = []
             batch: Shape | None = None
             for o in n.operands:
                 on = self.node(o)
-                if on is None or on.kind != "reshape":
+                if on is None or on.kind not in RESHAPES:
                     sources.append(o)
                     continue
                 src = on.operands[0]
@@ -236,10 +251,10 @@ class _Program:
         """reshape(reshape(x)) is reshape(x); a reshape to x's own shape is x."""
         for v in list(self.order):
             n = self.nodes.get(v)
-            if n is None or n.kind != "reshape":
+            if n is None or n.kind not in RESHAPES:
                 continue
             inner = self.node(n.operands[0])
-            if inner is not None and inner.kind == "reshape":
+            if inner is not None and inner.kind in RESHAPES:
                 n.operands = [inner.operands[0]]
             if self.type_of(n.operands[0]).shape == n.type.shape:
                 self.replace_uses(v, n.operands[0])
@@ -259,7 +274,7 @@ class _Program:
                 inner = self.node(src)
                 if inner is None or src in self.outputs:
                     continue
-                if any(self.nodes[r].kind != "slice" for r in users):
+                if any(self.nodes[r].kind not in SLICES for r in users):
                     continue
                 pushed = [
                     self._pushed(r, inner, self._offsets(r), self.nodes[r].type) for r in users
@@ -306,31 +321,31 @@ class _Program:
         def sliced(v: int, offs: list[int], ks: Shape) -> int:
             return self._slice_of(at, v, offs, ks)
 
-        if kind == "constant":  # a splat: any window of it is a smaller one
+        if kind in CONSTANTS:  # a splat: any window of it is a smaller one
             return _Node(kind, [], out, dict(inner.attrs))
-        if kind in ELEMENTWISE_KINDS or kind == "mul_scalar":
+        if kind in POINTWISE:
             operands = [sliced(o, offsets, sizes) for o in inner.operands]
             return _Node(kind, operands, out, dict(inner.attrs))
-        if kind == "slice":
+        if kind in SLICES:
             base = inner.attrs["offsets"]
             assert isinstance(base, tuple)
             moved = tuple(int(b) + o for b, o in zip(base, offsets, strict=True))  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
             return _Node("slice", list(inner.operands), ty, {"offsets": moved})
-        if kind == "matmul":
+        if kind in CONTRACTIONS:
             a, b = inner.operands
             ka = self.type_of(a).shape[-1]
             lhs = sliced(a, [*offsets[:-1], 0], (*sizes[:-1], ka))
             rhs = sliced(b, [*offsets[:-2], 0, offsets[-1]], (*sizes[:-2], ka, sizes[-1]))
             return _Node("matmul", [lhs, rhs], out, dict(inner.attrs))
-        if kind in ("reduce_sum", "reduce_max", "rms_norm"):
-            dim = rank - 1 if kind == "rms_norm" else inner.attrs["dim"]
+        if kind in REDUCTIONS or kind in NORMS:
+            dim = rank - 1 if kind in NORMS else inner.attrs["dim"]
             if dim in cut:
                 return None  # the window cuts the dim the op combines
             src_shape = self.type_of(inner.operands[0]).shape
             full = tuple(src_shape[d] if d == dim else k for d, k in enumerate(sizes))
             operands = [sliced(o, offsets, full) for o in inner.operands]
             return _Node(kind, operands, out, dict(inner.attrs))
-        if kind == "transpose":
+        if kind in PERMUTES:
             perm = inner.attrs["permutation"]
             assert isinstance(perm, tuple)
             p = [int(x) for x in perm]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
@@ -340,7 +355,7 @@ class _Program:
                 offs[src_d], ks[src_d] = offsets[d], sizes[d]
             operand = sliced(inner.operands[0], offs, tuple(ks))
             return _Node("transpose", [operand], out, dict(inner.attrs))
-        if kind == "concat":
+        if kind in CONCATS:
             dim = inner.attrs["dim"]
             assert isinstance(dim, int)
             start = 0
@@ -370,16 +385,16 @@ class _Program:
         }
         for v in self.order:
             n = self.nodes[v]
-            if n.kind not in LAYOUT_KINDS or n.operands[0] not in views:
+            if n.kind not in LAYOUT_OPS or n.operands[0] not in views:
                 continue
             view = views[n.operands[0]]
             strides, offset = view.strides, view.offset
             shape = self.type_of(n.operands[0]).shape
-            if n.kind == "transpose":
+            if n.kind in PERMUTES:
                 perm = n.attrs["permutation"]
                 assert isinstance(perm, tuple)
                 _, strides = transposed(shape, strides, [int(p) for p in perm])  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
-            elif n.kind == "slice":
+            elif n.kind in SLICES:
                 offset += sum(o * s for o, s in zip(self._offsets(v), strides, strict=True))
             else:
                 got = reshaped_strides(shape, strides, n.type.shape)
@@ -396,10 +411,10 @@ class _Program:
         shape = self.type_of(out).shape
         strides = row_major(shape)
         v = out
-        while (n := self.node(v)) is not None and n.kind in LAYOUT_KINDS and n.kind != "slice":
+        while (n := self.node(v)) is not None and n.kind in LAYOUT_OPS and n.kind not in SLICES:
             src = n.operands[0]
             src_shape = self.type_of(src).shape
-            if n.kind == "transpose":
+            if n.kind in PERMUTES:
                 perm = n.attrs["permutation"]
                 assert isinstance(perm, tuple)
                 p = [int(x) for x in perm]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
@@ -425,7 +440,7 @@ class _Program:
             if v in number:
                 return number[v]
             n = self.node(v)
-            if n is not None and n.kind == "constant":
+            if n is not None and n.kind in CONSTANTS:
                 value = n.attrs["value"]
                 assert isinstance(value, float | int)
                 origin = Origin(n.type, value=float(value))
@@ -444,7 +459,7 @@ class _Program:
 
         def as_argument(v: int) -> bool:
             n = self.node(v)
-            if n is not None and n.kind == "constant":
+            if n is not None and n.kind in CONSTANTS:
                 return n.type.numel <= MAX_CONSTANT_ELEMENTS
             return v in views
 
@@ -547,7 +562,7 @@ class _Restorer:
             return self.value(v) if v < n_found_args else local[v]
 
         for op, results in found.result_ids():
-            if op.kind == "graph" and op.body is not None:
+            if op.kind in LAUNCHES and op.body is not None:
                 operands: list[int] = []
                 views: dict[int, tuple[Shape, Strides, int]] = {}
                 for i, v in enumerate(op.operands):
@@ -580,7 +595,7 @@ class _Restorer:
         """Results of graph ops that an output saver can write through the output's view:
         each read by nothing but that one output."""
         found = self.found
-        made_by_graph = {r for op, rs in found.result_ids() if op.kind == "graph" for r in rs}
+        made_by_graph = {r for op, rs in found.result_ids() if op.kind in LAUNCHES for r in rs}
         reads = {v for op in found.ops for v in op.operands}
         out: dict[int, Strides] = {}
         for k, v in enumerate(found.outputs):
@@ -632,10 +647,10 @@ class _Restorer:
         body_ops: list[Op] = []
         savers = {out: k for k, out in enumerate(body.outputs)}
         for bop, rs in body.result_ids():
-            if bop.kind == "input" and bop.operands[0] in views:
+            if bop.kind in INPUTS and bop.operands[0] in views:
                 shape, strides, offset = views[bop.operands[0]]
                 bop = _with_view(bop, shape, strides, offset)
-            elif bop.kind == "output" and rs[0] in savers and savers[rs[0]] in saved:
+            elif bop.kind in OUTPUTS and rs[0] in savers and savers[rs[0]] in saved:
                 k = savers[rs[0]]
                 storage = TensorType(
                     self.original.output_types[self._output_index(op, k)].shape,

@@ -16,6 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mirage.dialects.opkinds import (
+    CONTRACTIONS,
+    EXPONENTIALS,
+    MAX_REDUCTIONS,
+    QUOTIENTS,
+    SHIFTS,
+    SUM_REDUCTIONS,
+)
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.superoptimize.blockgen import COMPUTE_DTYPE, NO_MAP, THREADS
 from mirage.passes.superoptimize.precision import TENSOR_CORE_DTYPES
@@ -43,9 +51,9 @@ def _find_chains(program: Graph) -> list[_Chain]:
     for v in program.outputs:
         uses.setdefault(v, []).append(-1)
 
-    def made_by(v: int, kind: str) -> Op | None:
+    def made_by(v: int, kinds: frozenset[str]) -> Op | None:
         j = producer.get(v)
-        return program.ops[j] if j is not None and program.ops[j].kind == kind else None
+        return program.ops[j] if j is not None and program.ops[j].kind in kinds else None
 
     def last_dim_reduction(op: Op) -> bool:
         rank = len(program.type_of(op.operands[0]).shape)
@@ -53,10 +61,10 @@ def _find_chains(program: Graph) -> list[_Chain]:
 
     chains: list[_Chain] = []
     for j, op in enumerate(program.ops):
-        if op.kind != "div":
+        if op.kind not in QUOTIENTS:
             continue
         num, den = op.operands
-        total = made_by(den, "reduce_sum")
+        total = made_by(den, SUM_REDUCTIONS)
         if total is None or not last_dim_reduction(total) or uses[den] != [j]:
             continue
         e = total.operands[0]
@@ -67,11 +75,11 @@ def _find_chains(program: Graph) -> list[_Chain]:
                 continue
             mm_index = readers[0]
             mm = program.ops[mm_index]
-            if mm.kind != "matmul" or mm.operands[0] != quotient:
+            if mm.kind not in CONTRACTIONS or mm.operands[0] != quotient:
                 continue
             (result,) = [r for r, k in producer.items() if k == mm_index]
         else:  # (e @ V) / d
-            mm_op = made_by(num, "matmul")
+            mm_op = made_by(num, CONTRACTIONS)
             if mm_op is None or mm_op.operands[0] != e or uses[num] != [j]:
                 continue
             mm_index = producer[num]
@@ -79,15 +87,15 @@ def _find_chains(program: Graph) -> list[_Chain]:
             result = quotient
         if sorted(uses[e]) != sorted([producer[den], j if num == e else mm_index]):
             continue
-        exp = made_by(e, "exp")
+        exp = made_by(e, EXPONENTIALS)
         if exp is None:
             continue
         ops = {producer[e], producer[den], j, mm_index}
         z = exp.operands[0]
         scores = z
-        shift = made_by(z, "sub")
+        shift = made_by(z, SHIFTS)
         if shift is not None and uses[z] == [producer[e]]:
-            top = made_by(shift.operands[1], "reduce_max")
+            top = made_by(shift.operands[1], MAX_REDUCTIONS)
             if (
                 top is not None
                 and top.operands[0] == shift.operands[0]
@@ -149,14 +157,18 @@ def online_structure(program: Graph) -> Op | None:
 
     for i, v in enumerate(used):
         number[v] = emit(make_op("input", [i], [program.args[v]], imap=NO_MAP, forloop_dim=-1))
-    matmul_operands = {v for op in program.ops if op.kind == "matmul" for v in op.operands}
+    matmul_operands = {v for op in program.ops if op.kind in CONTRACTIONS for v in op.operands}
     for j, (op, (r,)) in enumerate(program.result_ids()):
         if j in before:
             # What a matmul reads keeps the program's f16/bf16 (as the program stores it),
             # so that the matmul runs on tensor cores even when both operands are computed
             # (normalized Q and K in QK-norm attention).
             dtype = op.results[0].dtype
-            if r not in matmul_operands or dtype not in TENSOR_CORE_DTYPES or op.kind == "matmul":
+            if (
+                r not in matmul_operands
+                or dtype not in TENSOR_CORE_DTYPES
+                or op.kind in CONTRACTIONS
+            ):
                 dtype = COMPUTE_DTYPE
             ty = TensorType(op.results[0].shape, dtype)
             number[r] = emit(Op(op.kind, tuple(number[v] for v in op.operands), (ty,), op.attrs))

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from mirage.dialects.hardware import Target
+from mirage.dialects.opkinds import INPUTS, LOOP_RESCALE, MAX_REDUCTIONS, OUTPUTS, QUOTIENTS
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.superoptimize.blockgen import COMPUTE_DTYPE, NO_MAP
 from mirage.passes.superoptimize.cost import program_cost
@@ -55,7 +56,7 @@ def online_split_candidates(program: Graph, target: Target) -> list[Graph]:
         return []
     body = op.body
     tail = body.ops[body.loop_end :]
-    if len(tail) != 2 or tail[0].kind != "div" or tail[1].kind != "output":
+    if len(tail) != 2 or tail[0].kind not in QUOTIENTS or tail[1].kind not in OUTPUTS:
         return []  # ops after the weighted sum: they would have to move to the combine
     first = _first_body(body)
     operand_types = [program.args[v] for v in op.operands]
@@ -92,10 +93,8 @@ def _first_body(body: Graph) -> Graph:
     """The online body with its two accumulators and the running maximum stored in place
     of their quotient."""
     loop = list(body.ops[: body.loop_end])
-    (acc_num, acc_den) = [
-        len(body.args) + i for i, o in enumerate(loop) if o.kind == "accum_rescale"
-    ]
-    (m,) = [len(body.args) + i for i, o in enumerate(loop) if o.kind == "reduce_max"][-1:]
+    (acc_num, acc_den) = [len(body.args) + i for i, o in enumerate(loop) if o.kind in LOOP_RESCALE]
+    (m,) = [len(body.args) + i for i, o in enumerate(loop) if o.kind in MAX_REDUCTIONS][-1:]
     m_type = body.type_of(m)
     loop.append(make_op("accum_max", [m], [TensorType(m_type.shape, COMPUTE_DTYPE)]))
     top = len(body.args) + len(loop) - 1
@@ -140,7 +139,7 @@ def _extents(
     """(grid, loops) choices: x and y as the one-kernel form may cut them (tiles of
     MIN_TILE to MAX_TILE), z among SPLITS, and the loop over what is left of each slice
     in tiles of MIN_TILE to MAX_TILE keys."""
-    full = [body.type_of(o.operands[0]).shape for o in body.ops if o.kind == "input"]
+    full = [body.type_of(o.operands[0]).shape for o in body.ops if o.kind in INPUTS]
 
     def extents(g: int) -> list[int]:
         dims = [s[imap[g]] for s, imap in zip(full, split.imaps, strict=True) if imap[g] >= 0]

@@ -2,7 +2,7 @@
 
 A structure (`blockgen.py`) computes on whole tensors. A parallelization gives each input
 iterator an imap and a forloop dim and each output saver an omap, under which every op
-still computes a piece of what it computes on whole tensors (`layout.py` tracks the
+still computes a piece of what it computes on whole tensors (`partitions.py` tracks the
 pieces); then extents: grid extents and a loop range that divide the dims they cut. Grid
 dims are used in order (x, then y); output savers follow from the layouts, except where a
 grid dim leaves partial results (split-K), which the omap lays side by side.
@@ -21,11 +21,13 @@ from dataclasses import dataclass
 
 from mirage.dialects import shapes
 from mirage.dialects.hardware import Target
+from mirage.dialects.opkinds import ACCUMULATORS, INPUTS, ITERATORS, OUTPUTS, SUMMING_ACCUMULATORS
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.cost import graph_op_cost
 from mirage.passes.superoptimize.infer import result_shape
-from mirage.passes.superoptimize.layout import (
+from mirage.passes.superoptimize.lowered import lowered_facts
+from mirage.passes.superoptimize.partitions import (
     LOOP,
     Layout,
     Meaningless,
@@ -34,7 +36,6 @@ from mirage.passes.superoptimize.layout import (
     input_layout,
     omap_choices,
 )
-from mirage.passes.superoptimize.lowered import lowered_facts
 from mirage.passes.superoptimize.precision import narrow_body
 from mirage.passes.superoptimize.probes import SMALL_DIM, divisors, loop_probes, split_probes
 from mirage.passes.superoptimize.resources import check_fit
@@ -76,9 +77,9 @@ def patterns(body: Graph, limit: int = MAX_PATTERN_STEPS) -> list[Pattern]:
     steps)."""
     n_args = len(body.args)
     steps = 0
-    input_ops = [j for j, op in enumerate(body.ops) if op.kind == "input"]
-    output_ops = [j for j, op in enumerate(body.ops) if op.kind == "output"]
-    compute = [j for j, op in enumerate(body.ops) if op.kind not in ("input", "output")]
+    input_ops = [j for j, op in enumerate(body.ops) if op.kind in INPUTS]
+    output_ops = [j for j, op in enumerate(body.ops) if op.kind in OUTPUTS]
+    compute = [j for j, op in enumerate(body.ops) if op.kind not in ITERATORS]
     value_of = {j: n_args + j for j in range(len(body.ops))}
     found: list[Pattern] = []
 
@@ -120,15 +121,11 @@ def patterns(body: Graph, limit: int = MAX_PATTERN_STEPS) -> list[Pattern]:
             return
         operands = [(layouts[v], body.type_of(v).shape) for v in op.operands]
         try:
-            if op.kind.startswith("accum_"):
+            if op.kind in ACCUMULATORS:
                 scale = operands[1][0] if len(operands) > 1 else None
                 acc = accumulate(op.kind, operands[0][0], scale)
                 lay = acc.layout
-                if acc.loop_invariant_input and op.kind in (
-                    "accum_sum",
-                    "accum_sum_last",
-                    "accum_rescale",
-                ):
+                if acc.loop_invariant_input and op.kind in SUMMING_ACCUMULATORS:
                     if loop_used:
                         return
                     no_loop = True
@@ -219,12 +216,12 @@ def instantiate(
         for bop in body.ops:
             in_types = [types[v] for v in bop.operands]
             attrs = bop.attrs
-            if bop.kind == "input":
+            if bop.kind in INPUTS:
                 imap, fdim = pattern.imaps[k_in], pattern.fdims[k_in]
                 k_in += 1
                 shape = shapes.tile_shape(in_types[0].shape, imap, fdim, grid, loops)
                 attrs = (("forloop_dim", fdim), ("imap", imap))
-            elif bop.kind == "output":
+            elif bop.kind in OUTPUTS:
                 omap = pattern.omaps[k_out]
                 k_out += 1
                 shape = shapes.saved_shape(in_types[0].shape, omap, grid)
@@ -248,7 +245,7 @@ def _cut_extents(body: Graph, pattern: Pattern, partitioner: int) -> list[int]:
     out: list[int] = []
     k = 0
     for bop in body.ops:
-        if bop.kind != "input":
+        if bop.kind not in INPUTS:
             continue
         full = body.type_of(bop.operands[0]).shape
         d = pattern.fdims[k] if partitioner == LOOP else pattern.imaps[k][partitioner]
@@ -372,8 +369,8 @@ def reparallelize(
     that many). None where the pattern does not apply to the new shapes or nothing fits."""
     body = op.body
     assert body is not None
-    inputs = [bop for bop in body.ops if bop.kind == "input"]
-    outputs = [bop for bop in body.ops if bop.kind == "output"]
+    inputs = [bop for bop in body.ops if bop.kind in INPUTS]
+    outputs = [bop for bop in body.ops if bop.kind in OUTPUTS]
     imaps = tuple(_map3(bop.ints_attr("imap")) for bop in inputs)
     fdims = tuple(bop.int_attr("forloop_dim") for bop in inputs)
     omaps = tuple(_map3(bop.ints_attr("omap")) for bop in outputs)

@@ -10,10 +10,10 @@ not see element types; its stability check runs the candidate in float32 and flo
 
 from __future__ import annotations
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import CONTRACTIONS, FUSED
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 
-_NARROWABLE = frozenset(ELEMENTWISE_KINDS) | {"mul_scalar", "fuse"}
+_NARROWABLE = FUSED
 TENSOR_CORE_DTYPES = ("f16", "bf16")
 
 
@@ -23,7 +23,7 @@ def narrow_body(body: Graph) -> Graph:
     producer = body.producers()
     want: dict[int, str] = {}
     for op in body.ops:
-        if op.kind != "matmul":
+        if op.kind not in CONTRACTIONS:
             continue
         a, b = op.operands
         for mine, other in ((a, b), (b, a)):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mirage.dialects.hardware import Target
+from mirage.dialects.opkinds import LAUNCHES, OUTPUTS
 from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS, Graph, Op
 
 
@@ -23,7 +24,7 @@ def peak_shared_memory(body: Graph) -> int:
     for j, (op, results) in enumerate(body.result_ids()):
         for r in results:
             producer[r] = j
-            if op.kind == "output":
+            if op.kind in OUTPUTS:
                 continue
             if op.kind in ACCUMULATOR_KINDS:
                 start[r] = 0
@@ -73,7 +74,7 @@ def check_fit(op: Op, target: Target) -> Fit:
 
 def _fit(op: Op, target: Target) -> Fit:
     body = op.body
-    assert body is not None and op.kind == "graph"
+    assert body is not None and op.kind in LAUNCHES
     block = op.ints_attr("block")
     threads = block[0] * block[1] * block[2]
     if threads > target.max_threads_per_block:

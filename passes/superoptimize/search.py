@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from mirage.dialects.hardware import Target
+from mirage.dialects.opkinds import LAUNCHES
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 from mirage.passes.superoptimize.cost import program_cost
@@ -416,7 +417,9 @@ class Search:
             seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
             self._add(seed, source)
             self._verify(seed)
-        for pair in online_split_candidates(self.program, self.options.target):
+        # a split pair is two kernels: only where the search may use that many
+        pairs = online_split_candidates(self.program, self.options.target)
+        for pair in pairs if self.options.max_kernel_ops >= 2 else ():
             seed = Found(program_cost(pair, self.options.target).seconds, repr(pair), pair)
             self._add(seed, "online split seed")
             self._verify(seed)
@@ -491,7 +494,7 @@ class Search:
             return None
         fused = fuse_program(graph)
         for op in fused.ops:
-            if op.kind == "graph" and (
+            if op.kind in LAUNCHES and (
                 not check_fit(op, self.options.target).ok
                 or lowered_facts(op, self.options.target) is None
             ):

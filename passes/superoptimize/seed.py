@@ -10,19 +10,14 @@ returns a fused kernel.)
 
 from __future__ import annotations
 
-from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import BLOCK, KERNEL, OP_KINDS
 from mirage.dialects.shapes import REPLICATE
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.superoptimize.blockgen import COMPUTE_DTYPE, THREADS
 
-BLOCK_KINDS = frozenset(ELEMENTWISE_KINDS) | {
-    "matmul",
-    "mul_scalar",
-    "reduce_sum",
-    "reduce_max",
-    "rms_norm",
-    "concat",
-}
+BLOCK_KINDS = frozenset(
+    k.name for k in OP_KINDS.values() if BLOCK in k.levels and KERNEL in k.levels
+)
 _NO_MAP = (REPLICATE, REPLICATE, REPLICATE)
 
 

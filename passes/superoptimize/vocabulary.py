@@ -11,29 +11,39 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mirage.dialects.opkinds import BINARY_KINDS, EPS_KINDS, UNARY_KINDS
+from mirage.dialects.opkinds import (
+    BINARY_KINDS,
+    CONCATS,
+    CONTRACTIONS,
+    EPS_KINDS,
+    NORMS,
+    OP_KINDS,
+    REDUCTIONS,
+    SEARCH_ORDER,
+    UNARY_KINDS,
+)
 from mirage.dialects.ugraph.graph import Graph
 
-_UNARY = frozenset(k.name for k in UNARY_KINDS)
-_BINARY = frozenset(k.name for k in BINARY_KINDS)
+Attrs = tuple[tuple[str, float], ...]
 
 
 @dataclass(frozen=True)
 class Vocabulary:
     unary: tuple[str, ...]
     binary: tuple[str, ...]
-    matmul: bool
+    contractions: tuple[str, ...]
     reductions: tuple[str, ...]
-    rms_norm: bool
-    concat: bool
-    scalars: tuple[float, ...]
+    norms: tuple[str, ...]
+    concats: tuple[str, ...]
+    scaled: tuple[tuple[str, Attrs], ...]
+    """Pointwise kinds with constant parameters, with each parameter set of the program."""
     accumulators: tuple[str, ...]
     reduce_sizes: tuple[int, ...]
     """Sizes a kernel-level reduction may reduce to (1 and the extents of the program's
     tensors); block-level reductions reduce to 1."""
     norm_eps: tuple[float, ...] = ()
-    """The program's norm epsilons (other than 0): rms_norm, accum_mean_last and
-    accum_rms_last are offered with each."""
+    """The program's norm epsilons (other than 0): each kind of `EPS_KINDS` is offered
+    with each."""
 
     def eps_variants(self, kind: str) -> list[tuple[tuple[str, object], ...]]:
         """The attrs `kind` is offered with: no eps, and each of the program's."""
@@ -45,21 +55,24 @@ class Vocabulary:
 
 def vocabulary_of(program: Graph) -> Vocabulary:
     kinds: set[str] = set()
-    scalars: set[float] = set()
+    scaled: set[tuple[str, Attrs]] = set()
     sizes: set[int] = {1}
     epsilons: set[float] = set()
 
     def visit(graph: Graph) -> None:
         for op in graph.ops:
             kinds.add(op.kind)
-            if op.kind in EPS_KINDS and op.eps:
-                epsilons.add(op.eps)
-            if op.kind == "rms_norm" and len(op.operands) > 1:
-                kinds.add("mul")  # the gain, applied in the loop or after it
-            if op.kind == "rms_norm" and len(op.operands) > 2:
-                kinds.add("add")
-            if op.kind == "mul_scalar":
-                scalars.add(op.float_attr("scalar"))
+            record = OP_KINDS.get(op.kind)
+            if record is not None:
+                if record.eps and op.eps:
+                    epsilons.add(op.eps)
+                # what applies its optional operands (rms_norm's gain and bias), in the
+                # loop or after it
+                kinds.update(record.operand_implies[: len(op.operands) - 1])
+            params = record.params if record is not None else ()
+            if params:
+                values: Attrs = tuple((name, op.float_attr(name)) for name in params)
+                scaled.add((op.kind, values))
             for t in op.results:
                 sizes.update(t.shape)
             if op.body is not None:
@@ -69,26 +82,25 @@ def vocabulary_of(program: Graph) -> Vocabulary:
     for t in program.args:
         sizes.update(t.shape)
     # Across a loop, rms_norm becomes accum_rms_last and a division after the loop; a sum
-    # over a dim, accum_sum_last; a mean, accum_mean_last.
-    if "rms_norm" in kinds:
-        kinds.add("div")
-    accumulators = ["accum_sum"]
-    if "reduce_max" in kinds or "max" in kinds:
-        accumulators.append("accum_max")
-    if "reduce_sum" in kinds:
-        accumulators.append("accum_sum_last")
-    if {"reduce_sum", "mul_scalar"} <= kinds:
-        accumulators.append("accum_mean_last")
-    if "rms_norm" in kinds or {"reduce_sum", "sqrt"} <= kinds:
-        accumulators.append("accum_rms_last")
+    # over a dim, accum_sum_last; a mean, accum_mean_last (each record says what it needs).
+    for k in list(kinds):
+        if k in OP_KINDS:
+            kinds.update(OP_KINDS[k].implies)
+    accumulators = [
+        k for k in SEARCH_ORDER if any(need <= kinds for need in OP_KINDS[k].offered_with)
+    ]
+
+    def present(group: frozenset[str]) -> tuple[str, ...]:
+        return tuple(k for k in SEARCH_ORDER if k in group and k in kinds)
+
     return Vocabulary(
         unary=tuple(k.name for k in UNARY_KINDS if k.name in kinds),
         binary=tuple(k.name for k in BINARY_KINDS if k.name in kinds),
-        matmul="matmul" in kinds,
-        reductions=tuple(k for k in ("reduce_sum", "reduce_max") if k in kinds),
-        rms_norm="rms_norm" in kinds,
-        concat="concat" in kinds,
-        scalars=tuple(sorted(scalars)),
+        contractions=present(CONTRACTIONS),
+        reductions=present(REDUCTIONS),
+        norms=present(NORMS),
+        concats=present(CONCATS),
+        scaled=tuple(sorted(scaled, key=lambda e: (e[0], tuple(float(v) for _, v in e[1])))),
         accumulators=tuple(accumulators),
         reduce_sizes=tuple(sorted(sizes)),
         norm_eps=tuple(sorted(epsilons)),

@@ -11,7 +11,7 @@ from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.graph import Graph, TensorType, make_op
 from mirage.passes.equivalence import field
 from mirage.passes.equivalence.batch import separable_batch
-from mirage.passes.equivalence.domain import FiniteFieldDomain
+from mirage.passes.equivalence.field_domain import FiniteFieldDomain
 from mirage.passes.equivalence.soundness import OP_FIELD_RULES, analyze
 from mirage.passes.superoptimize.cost import program_cost
 

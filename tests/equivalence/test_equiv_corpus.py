@@ -11,11 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
+from equivalence.mutation_engine import differs, evaluate_float, float_inputs
 
 from conftest import get_func, parse_module
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
-from mirage.passes.equivalence.mutation import differs, evaluate_float, float_inputs
 from mirage.passes.equivalence.verifier import Verifier, VerifierOptions
 
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.mlir"))

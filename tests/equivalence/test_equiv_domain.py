@@ -13,8 +13,8 @@ from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, TensorType, make_op
 from mirage.passes.equivalence import field
 from mirage.passes.equivalence.contraction import ContractingDomain, folded_matmul
-from mirage.passes.equivalence.domain import FIELD_RULES, FFValue, FiniteFieldDomain, Lazy
 from mirage.passes.equivalence.field import P, Q
+from mirage.passes.equivalence.field_domain import FIELD_RULES, FFValue, FiniteFieldDomain, Lazy
 from mirage.passes.equivalence.verifier import draw_inputs
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from equivalence.mutation_engine import random_pairs, run_campaign
+
 from conftest import FIXTURES, get_func, parse_module
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
-from mirage.passes.equivalence.mutation import random_pairs, run_campaign
 
 CORPUS = Path(__file__).parent / "corpus"
 

@@ -17,9 +17,9 @@ from conftest import parse_module
 from mirage.dialects.opkinds import BINARY_KINDS, ELEMENTWISE_KINDS, UNARY_KINDS
 from mirage.dialects.semantics import FloatDomain, evaluate_function
 from mirage.passes.linalg.constants import module_text
-from mirage.passes.linalg.errors import ConversionError
+from mirage.passes.linalg.conversion_errors import ConversionError
 from mirage.passes.linalg.scalar_match import find_combiner, match_region, match_rms_norm
-from mirage.passes.linalg.terms import TermGraph
+from mirage.passes.linalg.term_graph import TermGraph
 from mirage.passes.linalg.to_kernel import ConvertLinalgToKernelPass
 from mirage.passes.linalg.to_linalg import SCALAR_BODIES, ConvertKernelToLinalgPass
 from mirage.tools.from_torch import parse_linalg

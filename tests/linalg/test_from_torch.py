@@ -210,7 +210,7 @@ def test_where_through_a_boolean_tensor_and_clamp() -> None:
 
 
 def test_a_selection_on_another_value_is_refused_by_name() -> None:
-    from mirage.passes.linalg.errors import ConversionError
+    from mirage.passes.linalg.conversion_errors import ConversionError
 
     with pytest.raises(ConversionError, match=r"'arith.cmpf' op computes a comparison"):
         import_module(lambda x, y: torch.where(x > 0, y, 2 * y), [_r(4, 8), _r(4, 8)])

@@ -14,7 +14,7 @@ from xdsl.dialects.func import FuncOp
 from mirage.dialects import kernel
 from mirage.dialects.semantics import FloatDomain, evaluate_function
 from mirage.passes.linalg.scalar_match import match_norm
-from mirage.passes.linalg.terms import TermGraph
+from mirage.passes.linalg.term_graph import TermGraph
 from mirage.passes.linalg.to_kernel import ConvertLinalgToKernelPass
 from mirage.tools.from_torch import parse_linalg
 from mirage.tools.registry import make_context

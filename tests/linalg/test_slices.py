@@ -16,7 +16,7 @@ from linalg.test_fixtures import function, only_kernel_ops
 from xdsl.dialects.builtin import ModuleOp
 
 from mirage.dialects.semantics import FloatDomain, evaluate_function
-from mirage.passes.linalg.errors import ConversionError
+from mirage.passes.linalg.conversion_errors import ConversionError
 from mirage.passes.linalg.to_kernel import ConvertLinalgToKernelPass
 from mirage.tools.from_torch import parse_linalg
 from mirage.tools.registry import make_context

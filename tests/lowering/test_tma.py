@@ -27,7 +27,7 @@ from mirage.lowering.runtime.program import (
     ProgramError,
     TensorMapSpec,
 )
-from mirage.lowering.to_llvm.builder import Builder
+from mirage.lowering.to_llvm.llvm_builder import Builder
 from mirage.lowering.to_llvm.tile_loads import swizzled_offset
 from tests.conftest import FIXTURES, get_func, parse_module
 

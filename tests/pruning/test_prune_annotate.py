@@ -8,7 +8,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from conftest import FIXTURES, parse_module
 from mirage.passes.pruning import AnnotateAbstractExprPass
-from mirage.passes.pruning.annotate import ATTRIBUTE, variable_names
+from mirage.passes.pruning.expr_annotation import ATTRIBUTE, variable_names
 from mirage.tools.registry import get_all_passes, make_context
 
 

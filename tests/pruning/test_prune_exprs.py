@@ -16,7 +16,7 @@ from mirage.passes.pruning import (
     canonical,
     parse_term,
 )
-from mirage.passes.pruning.annotate import variable_names
+from mirage.passes.pruning.expr_annotation import variable_names
 from mirage.passes.pruning.terms import Unknown, Var
 
 
@@ -51,6 +51,7 @@ ELEMENTWISE = {
     "silu": "silu(x)",
     "gelu": "gelu(x)",
     "relu": "relu(x)",
+    "tanh": "tanh(x)",
     "add": "add(x, y)",
     "sub": "add(x, y)",
     "mul": "mul(x, y)",

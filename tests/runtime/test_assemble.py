@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from runtime.runtime_kernels import reverse_ptx, scale_add_ptx
 
-from mirage.lowering.runtime.assemble import (
+from mirage.lowering.runtime.cubin_cache import (
     Assembler,
     ModuleCache,
     _ptxas_assembler,  # pyright: ignore[reportPrivateUsage]

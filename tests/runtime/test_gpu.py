@@ -27,7 +27,7 @@ from mirage.lowering.runtime import (
     time_program,
 )
 from mirage.lowering.runtime.arrays import from_float, to_float32
-from mirage.lowering.runtime.assemble import Assembler, ModuleCache, find_assembler
+from mirage.lowering.runtime.cubin_cache import Assembler, ModuleCache, find_assembler
 
 pytestmark = pytest.mark.gpu
 

@@ -17,9 +17,9 @@ from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.pruning import Pruner
 from mirage.passes.superoptimize.blockgen import BlockState, FinishedGraph
-from mirage.passes.superoptimize.canonical import KIND_ORDER
 from mirage.passes.superoptimize.interfaces import KeepAll
 from mirage.passes.superoptimize.kernelgen import SearchLimits, SearchSpace, StartGraph
+from mirage.passes.superoptimize.op_order import KIND_ORDER
 from mirage.passes.superoptimize.parallelize import instantiate, patterns
 from mirage.passes.superoptimize.probes import divisors
 

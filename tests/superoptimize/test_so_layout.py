@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mirage.passes.superoptimize.layout import (
+from mirage.passes.superoptimize.partitions import (
     GRID_X,
     GRID_Y,
     LOOP,

@@ -42,16 +42,18 @@
 // NTRANS-COUNT-1: kernel.graph
 // NTRANS-NOT: kernel.graph
 
-// Attention: a split-KV pair. The first kernel walks its share of the keys with both
-// matmuls, exp and the row sums, and leaves partial results; the second sums the partials
-// and divides.
+// Attention: one kernel in the online softmax form. Its loop over the keys holds both
+// matmuls, the running maximum, exp and the row sums, rescaled by accum_rescale; the
+// division follows the loop.
 // GQA-LABEL: func.func @ugraph
-// GQA:       %{{.*}}, %{{.*}} = kernel.graph
+// GQA:         kernel.graph
+// GQA:         block.for_loop
 // GQA:         block.matmul
+// GQA:         block.reduce_max
 // GQA:         block.exp
 // GQA:         block.matmul
-// GQA:       kernel.graph
-// GQA:         block.reduce_sum
+// GQA:         block.accum_rescale
+// GQA:         block.yield
 // GQA:         block.div
 // GQA-NOT:   kernel.graph
 

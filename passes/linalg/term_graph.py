@@ -47,6 +47,18 @@ def _cmp(pred: str) -> Callable[[Array, Array], Array]:
     return ops[pred]
 
 
+def _rsqrt(x: Array) -> Array:
+    return 1.0 / np.sqrt(x)
+
+
+def _same(x: Array) -> Array:
+    return x
+
+
+def _select(c: Array, a: Array, b: Array) -> Array:
+    return np.where(c, a, b)
+
+
 PRIMS: dict[str, tuple[int, Callable[..., Array]]] = {
     "add": (2, np.add),
     "sub": (2, np.subtract),
@@ -59,12 +71,12 @@ PRIMS: dict[str, tuple[int, Callable[..., Array]]] = {
     "exp": (1, np.exp),
     "log": (1, np.log),
     "sqrt": (1, np.sqrt),
-    "rsqrt": (1, lambda x: 1.0 / np.sqrt(x)),
+    "rsqrt": (1, _rsqrt),
     "abs": (1, np.abs),
     "erf": (1, _erf),
     "tanh": (1, np.tanh),
-    "cast": (1, lambda x: x),
-    "select": (3, lambda c, a, b: np.where(c, a, b)),
+    "cast": (1, _same),
+    "select": (3, _select),
 }
 """Scalar primitives of linalg bodies: arity and meaning on float64 numpy arrays.
 Comparisons are `cmp_<pred>` (see `prim_fn`)."""
@@ -240,8 +252,9 @@ class TermGraph:
 
     def slice(self, t: int, offsets: Sequence[int], sizes: Sequence[int]) -> int:
         """A window of unit strides. Folded: a whole window is its operand, a window of a
-        broadcast (or a constant) the broadcast of its operand's window, of a window one
-        window, of a concatenation the window of the one piece it lies in."""
+        broadcast (or a constant) the broadcast of its operand's window. (Windows of
+        windows and of concatenations are composed at the kernel level, where the search's
+        normalization moves every slice towards the arguments.)"""
         offsets, sizes = tuple(offsets), tuple(sizes)
         term = self.terms[t]
         shapes.slice_(term.shape, offsets, sizes)
@@ -255,20 +268,6 @@ class TermGraph:
             ]
             window = self.slice(term.operands[0], [o for o, _ in keep], [k for _, k in keep])
             return self.broadcast(window, sizes)
-        if term.kind == "slice":
-            inner_offsets: tuple[int, ...] = term.attr  # type: ignore[assignment]
-            moved = [a + b for a, b in zip(inner_offsets, offsets, strict=True)]
-            return self.slice(term.operands[0], moved, sizes)
-        if term.kind == "concat":
-            dim: int = term.attr  # type: ignore[assignment]
-            start = 0
-            for piece in term.operands:
-                extent = self.terms[piece].shape[dim]
-                lo = offsets[dim] - start
-                if lo >= 0 and lo + sizes[dim] <= extent:
-                    inside = (*offsets[:dim], lo, *offsets[dim + 1 :])
-                    return self.slice(piece, inside, sizes)
-                start += extent
         return self.intern(Term("slice", (t,), sizes, term.dtype, offsets))
 
     # --- reductions and contractions ----------------------------------------------------
@@ -314,7 +313,10 @@ class TermGraph:
         ones = [d for d in range(rank) if d not in dims and sa[d] == 1 and sb[d] == 1]
         if not rows and not cols:
             return None  # a dot product per batch element: a reduction, not a matmul
-        size = lambda ds, s: math.prod(s[d] for d in ds)  # noqa: E731
+
+        def size(ds: list[int], s: Shape) -> int:
+            return math.prod(s[d] for d in ds)
+
         bshape = tuple(sa[d] for d in batch)
         order_a = batch + rows + dims + cols + ones
         lhs = self.reshape(self.transpose(a, order_a), (*bshape, size(rows, sa), size(dims, sa)))

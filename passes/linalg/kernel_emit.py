@@ -12,6 +12,7 @@ that come out the same (equal kind, operands, properties and types) are merged.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
@@ -19,20 +20,21 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from mirage.dialects import kernel
+from mirage.dialects.opkinds import BINARY, UNARY
+from mirage.dialects.types import as_tensor
 from mirage.dialects.ugraph.convert import element_type
-from mirage.passes.linalg.errors import ConversionError
+from mirage.passes.linalg.conversion_errors import ConversionError
 from mirage.passes.linalg.interpret import Imported
 from mirage.passes.linalg.scalar_match import Match, NormMatch, match_norm, match_region
-from mirage.passes.linalg.terms import Shape, TermGraph, wider_or_equal
+from mirage.passes.linalg.term_graph import Shape, TermGraph, wider_or_equal
 
 KERNEL_DTYPES = ("f16", "bf16", "f32")
 _COMPUTED = ("ew", "matmul", "reduce", "concat")
 
 
 def _dtype(v: SSAValue) -> str:
-    ty = v.type
-    assert isinstance(ty, TensorType)
-    return {"f16": "f16", "bf16": "bf16", "f32": "f32"}.get(str(ty.element_type), "f64")
+    elem = as_tensor(v.type).element_type
+    return {"f16": "f16", "bf16": "bf16", "f32": "f32"}.get(str(elem), "f64")
 
 
 def _shape(v: SSAValue) -> Shape:
@@ -69,9 +71,8 @@ class Emitter:
     def build(self) -> func.FuncOp:
         results: list[SSAValue] = []
         for t, ty in zip(self.imported.outputs, self.result_types, strict=True):
-            assert isinstance(ty, TensorType)
             v = self.emit(t)
-            results.append(self.retype(v, str(ty.element_type), t))
+            results.append(self.retype(v, str(as_tensor(ty).element_type), t))
         self.block.add_op(func.ReturnOp(*results))
         self._erase_dead()
         # Terms that differ only in their type (torch's f64 statistics beside the same ones
@@ -154,11 +155,11 @@ class Emitter:
             a, b = (self.emit(o) for o in term.operands)
             return self._add(kernel.MatmulOp(a, b, self._type(term.shape, want, t)))
         if kind == "reduce":
-            red, dims = term.attr  # type: ignore[misc]
+            red, dims = cast("tuple[str, tuple[int, ...]]", term.attr)
             v = self.emit(term.operands[0])
             cls = kernel.ReduceSumOp if red == "sum" else kernel.ReduceMaxOp
             shape = list(_shape(v))
-            for d in dims:  # type: ignore[attr-defined]
+            for d in dims:
                 shape[d] = 1
                 v = self._add(cls(v, d, 1, self._type(tuple(shape), want, t)))
             return v
@@ -295,9 +296,10 @@ class Emitter:
             else self.emit(o)
             for o in term.operands
         ]
-        if prim in ("add", "sub", "mul", "div", "max", "pow"):
+        # a primitive that is itself an elementwise kind of the registry
+        if prim in BINARY:
             return self._binary(prim, args[0], args[1], want, t)
-        if prim in ("exp", "sqrt", "rsqrt"):
+        if prim in UNARY:
             return self._unary(prim, args[0], want, t)
         if prim == "neg":
             return self._scale(args[0], -1.0, want, t)

@@ -4,7 +4,7 @@ register state lives in entry-block allocas that LLVM's SROA turns back into reg
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from contextlib import contextmanager
 
 from xdsl.dialects import llvm
@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from mirage.dialects import nvvm
+from mirage.dialects.types import integer_or_none
 
 Int = SSAValue | int
 """An integer: an SSA value, or a Python int folded at build time."""
@@ -35,10 +36,6 @@ LOG2E = 1.4426950408889634
 
 
 _NO_WRAP = llvm.OverflowAttr([llvm.OverflowFlag.NO_SIGNED_WRAP, llvm.OverflowFlag.NO_UNSIGNED_WRAP])
-
-
-def _is_const(x: Int) -> bool:
-    return isinstance(x, int)
 
 
 class Builder:
@@ -77,19 +74,19 @@ class Builder:
         """`x` as an SSA value of type `ty` (a constant, or a cast of an SSA value)."""
         if isinstance(x, int):
             return self.const(x, ty)
-        have = x.type
-        assert isinstance(have, IntegerType)
-        if have.width.data == ty.width.data:
+        have = integer_or_none(x.type)
+        assert have is not None, f"{x} is not an integer"
+        if have.bitwidth == ty.bitwidth:
             return x
-        if have.width.data < ty.width.data:
+        if have.bitwidth < ty.bitwidth:
             return self._r(llvm.ZExtOp(x, ty))
         return self._r(llvm.TruncOp(x, ty))
 
     def _ty(self, *xs: Int) -> IntegerType:
         for x in xs:
             if isinstance(x, SSAValue):
-                t = x.type
-                assert isinstance(t, IntegerType)
+                t = integer_or_none(x.type)
+                assert t is not None, f"{x} is not an integer"
                 return t
         return i32
 
@@ -251,6 +248,9 @@ class Builder:
     def fabs(self, a: SSAValue) -> SSAValue:
         return self._r(llvm.FAbsOp(a, f32))
 
+    def ffloor(self, a: SSAValue) -> SSAValue:
+        return self._r(llvm.FFloorOp(a))
+
     def ex2(self, a: SSAValue) -> SSAValue:
         return self._r(nvvm.Ex2ApproxOp(a))
 
@@ -351,7 +351,7 @@ class Builder:
     # --- control flow ---------------------------------------------------------------------
 
     @contextmanager
-    def loop(self, count: Int, unroll_limit: int = 1) -> Iterator[Int]:
+    def loop(self, count: Int, unroll_limit: int = 1) -> Generator[Int]:
         """for iv in range(count): the body is what the `with` block emits. A constant
         count up to `unroll_limit` is unrolled here; a count of 1 needs no loop."""
         if isinstance(count, int) and count <= 0:
@@ -377,7 +377,7 @@ class Builder:
         self.block = done
 
     @contextmanager
-    def if_(self, cond: SSAValue | bool) -> Iterator[bool]:
+    def if_(self, cond: SSAValue | bool) -> Generator[bool]:
         """Emits the `with` body under `cond`; a constant False still runs the body (so
         the caller's code stays simple) but in a block nothing branches to."""
         if cond is True:

@@ -11,30 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from mirage.dialects.opkinds import BINARY_KINDS, UNARY_KINDS
+from mirage.dialects.opkinds import COMMUTATIVE_KINDS, SEARCH_ORDER
 
-KIND_ORDER: tuple[str, ...] = (
-    "input",
-    "matmul",
-    *(k.name for k in UNARY_KINDS),
-    *(k.name for k in BINARY_KINDS),
-    "mul_scalar",
-    "reduce_sum",
-    "reduce_max",
-    "rms_norm",
-    "concat",
-    "accum_sum",
-    "accum_max",
-    "accum_sum_last",
-    "accum_mean_last",
-    "accum_rms_last",
-    "accum_rescale",
-    "graph",
-    "fuse",
-    "output",
-)
+KIND_ORDER: tuple[str, ...] = SEARCH_ORDER
 KIND_RANK = {k: i for i, k in enumerate(KIND_ORDER)}
-COMMUTATIVE = frozenset({"add", "mul", "max"})
+COMMUTATIVE = COMMUTATIVE_KINDS
 
 OpKey = tuple[Any, ...]
 

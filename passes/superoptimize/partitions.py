@@ -16,7 +16,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from mirage.dialects.opkinds import BINARY_KINDS, ELEMENTWISE_KINDS
+from mirage.dialects.opkinds import (
+    BINARY_KINDS,
+    CONCATS,
+    CONTRACTIONS,
+    ELEMENTWISE_KINDS,
+    FUSES,
+    LAST_DIM_ACCUMULATORS,
+    LOOP_RESCALE,
+    LOOP_SUM,
+    LOOP_SUM_LAST,
+    NORMS,
+    OP_KINDS,
+    PLAIN_ACCUMULATORS,
+    POINTWISE,
+    REDUCTIONS,
+    SUM_ACCUMULATOR,
+    SUM_REDUCTIONS,
+    Partials,
+    Scaling,
+)
 
 GRID_X, GRID_Y, GRID_Z, LOOP = 0, 1, 2, 3
 PARTITIONER_NAMES = ("x", "y", "z", "loop")
@@ -31,7 +50,7 @@ carries the factor exp(-m) ("scaled"), m the maximum over that partitioner's sli
 far: in the loop a tile's own maximum, after accum_rescale the whole range's. The factor is
 the same along the reduced dim, so a quotient of two values scaled alike is free of it."""
 
-_LINEAR_UNARY = frozenset({"mul_scalar"})
+_LINEAR_UNARY = frozenset(k for k in POINTWISE if OP_KINDS[k].linear)
 _BINARY = frozenset(k.name for k in BINARY_KINDS)
 
 
@@ -125,9 +144,10 @@ def _stabilized(
     kind: str, attrs: dict[str, object], operands: Sequence[tuple[Layout, tuple[int, ...]]]
 ) -> Layout | None:
     """The layout of an op on online-softmax values (`Stabilizer`); None for an op that
-    involves none."""
+    involves none. The record's `shifts`, `unshifts` and `scaling` say what it does."""
     layouts = [lay for lay, _ in operands]
-    if kind == "sub" and len(layouts) == 2:
+    record = OP_KINDS.get(kind)
+    if record is not None and record.shifts and len(layouts) == 2:
         p = _shift(layouts[0], layouts[1])
         if p is not None:
             dims = _broadcast_dims(operands)
@@ -137,17 +157,19 @@ def _stabilized(
         return None
     if any(k == "shifted" for t in tags for _, k in t):
         # only the exponential turns the shift into a factor that later divides out
-        if kind != "exp":
+        if record is None or not record.unshifts:
             raise Meaningless("a function of a shifted value other than exp")
         (a,) = layouts
         return Layout(a.dims, a.partial, frozenset((p, "scaled") for p, _ in a.stabilizer))
+    scaling = None if record is None else record.scaling
+    alike = len(tags) == 2 and tags[0] == tags[1]
     stabilizer: frozenset[Stabilizer]
-    if kind in ("mul_scalar", "reduce_sum") or (kind in ("add", "sub") and tags[0] == tags[1]):
+    if scaling is Scaling.PASSES or (scaling is Scaling.ALIKE and alike):
         stabilizer = tags[0]
-    elif kind == "div" and tags[0] == tags[1]:
+    elif scaling is Scaling.QUOTIENT and alike:
         stabilizer = frozenset()  # both carry the same exp(-m): the quotient is free of it
-    elif (kind == "mul" and not (tags[0] and tags[1])) or (
-        kind in ("div", "matmul") and not tags[1]
+    elif (scaling is Scaling.PRODUCT and not (tags[0] and tags[1])) or (
+        scaling in (Scaling.QUOTIENT, Scaling.CONTRACTION) and not tags[1]
     ):
         # An iteration's values times its own factor exp(-m) (constant along the dim the
         # maximum reduced, which a matmul then contracts): still scaled alike.
@@ -168,29 +190,28 @@ def compute_layout(
     stabilized = _stabilized(kind, attrs, operands)
     if stabilized is not None:
         return stabilized
-    if (kind in ELEMENTWISE_KINDS and kind not in _BINARY) or (
-        kind == "fuse" and len(layouts) == 1
-    ):
+    if (kind in ELEMENTWISE_KINDS and kind not in _BINARY) or (kind in FUSES and len(layouts) == 1):
         _no_partial(*layouts)
         return layouts[0]
     if kind in _LINEAR_UNARY:
         return layouts[0]
-    if kind in _BINARY or kind == "fuse":
+    if kind in _BINARY or kind in FUSES:
         dims = _broadcast_dims(operands)
         a, b = layouts[0], layouts[1]
-        if kind in ("add", "sub"):
+        rule = OP_KINDS[kind].partials
+        if rule is Partials.SUM:
             if a.partial != b.partial:
                 raise Meaningless("the sum of a partial and a complete value")
             partial = a.partial
-        elif kind in ("mul", "div"):
-            if kind == "div" and b.partial:
+        elif rule in (Partials.PRODUCT, Partials.QUOTIENT):
+            if rule is Partials.QUOTIENT and b.partial:
                 raise Meaningless("division by a partial result")
             partial = _linear_in_one(a, b)
         else:
             _no_partial(*layouts)
-            partial = frozenset()
+            partial = frozenset[Partial]()
         return _check_single_use(Layout(tuple(dims), partial))
-    if kind == "matmul":
+    if kind in CONTRACTIONS:
         (a, sa), (b, _) = operands
         rank = len(sa)
         if a.dims[rank - 1] != b.dims[rank - 2]:
@@ -199,11 +220,11 @@ def compute_layout(
         partial = _linear_in_one(a, b) | {(p, "sum") for p in a.dims[rank - 1]}
         dims = (*batch, a.dims[rank - 2], b.dims[rank - 1])
         return _check_single_use(Layout(dims, frozenset(partial)))
-    if kind in ("reduce_sum", "reduce_max"):
+    if kind in REDUCTIONS:
         ((a, _sa),) = operands
         dim, size = attrs["dim"], attrs.get("size", 1)
         assert isinstance(dim, int)
-        combine = "sum" if kind == "reduce_sum" else "max"
+        combine = "sum" if kind in SUM_REDUCTIONS else "max"
         if a.partial and (combine == "max" or any(k != "sum" for _, k in a.partial)):
             raise Meaningless("a maximum of a partial result")
         # A tile of a cut dim reduced (to 1, or to `size` elements, which the shape rules
@@ -213,7 +234,7 @@ def compute_layout(
         dims[dim] = frozenset()
         partial = a.partial | {(p, combine) for p in a.dims[dim]}
         return _check_single_use(Layout(tuple(dims), frozenset(partial)))
-    if kind == "rms_norm":
+    if kind in NORMS:
         a = layouts[0]
         _no_partial(*layouts)  # x, and its gain and bias
         if a.dims[-1]:
@@ -221,7 +242,7 @@ def compute_layout(
         if len(operands) == 1:
             return a
         return _check_single_use(Layout(tuple(_broadcast_dims(operands)), frozenset()))
-    if kind == "concat":
+    if kind in CONCATS:
         dim = attrs["dim"]
         assert isinstance(dim, int)
         if any(lay.dims[dim] for lay in layouts):
@@ -246,7 +267,7 @@ class Accumulated:
 
 def accumulate(kind: str, operand: Layout, scale: Layout | None = None) -> Accumulated:
     """The layout after the loop of an accumulator's result (`scale`: accum_rescale's)."""
-    if kind == "accum_rescale":
+    if kind in LOOP_RESCALE:
         assert scale is not None
         return _rescale(operand, scale)
     if operand.stabilizer:
@@ -255,18 +276,18 @@ def accumulate(kind: str, operand: Layout, scale: Layout | None = None) -> Accum
     loop_partial = {k for p, k in operand.partial if p == LOOP}
     rest_partial = frozenset(x for x in operand.partial if x[0] != LOOP)
     cut = operand.sliced_by(LOOP)
-    if kind in ("accum_sum", "accum_max"):
-        combine = "sum" if kind == "accum_sum" else "max"
+    if kind in PLAIN_ACCUMULATORS:
+        combine = "sum" if kind in LOOP_SUM else "max"
         if cut is not None:
             raise Meaningless("an accumulation of loop slices of a dim")
         if loop_partial and loop_partial != {combine}:
             raise Meaningless("a sum of partial maxima, or a maximum of partial sums")
         return Accumulated(Layout(operand.dims, rest_partial), invariant)
-    if kind in ("accum_sum_last", "accum_mean_last", "accum_rms_last"):
+    if kind in LAST_DIM_ACCUMULATORS:
         last = len(operand.dims) - 1
         if cut is not None and cut != last:
             raise Meaningless("a reduction over the last dim while the loop walks another")
-        if kind != "accum_sum_last":
+        if kind not in LOOP_SUM_LAST:
             # mean and rms are not linear: every iteration must hold a slice of the full rows
             if operand.partial or operand.dims[last] - {LOOP}:
                 raise Meaningless("a mean over part of each row")
@@ -289,7 +310,7 @@ def _rescale(value: Layout, scale: Layout) -> Accumulated:
     if (LOOP, "max") not in scale.partial:
         if value.stabilizer or LOOP in scale.depends_on():
             raise Meaningless("a rescaling by a scale that is no loop maximum")
-        return accumulate("accum_sum", value)
+        return accumulate(SUM_ACCUMULATOR, value)
     if scale.partial != frozenset({(LOOP, "max")}) or value.stabilizer != frozenset(
         {(LOOP, "scaled")}
     ):

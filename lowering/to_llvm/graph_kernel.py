@@ -18,50 +18,36 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IntegerType,
     UnitAttr,
-    f16,
     f32,
-    i16,
     i32,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from mirage.dialects import nvvm
+from mirage.dialects.opkinds import (
+    FUSES,
+    LOOP_MAX,
+    LOOP_RESCALE,
+    LOOP_RMS_LAST,
+    LOOP_SUM,
+    PLAIN_ACCUMULATORS,
+    SUM_REDUCTIONS,
+)
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.load_plan import TMA
 from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, group_layout, wide_group
 from mirage.lowering.to_llvm import tile_loads
-from mirage.lowering.to_llvm.builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
-from mirage.lowering.to_llvm.scalar import scalar_op
+from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
+from mirage.lowering.to_llvm.memory_access import contiguous_run, storage_type, vector_width
+from mirage.lowering.to_llvm.scalar import pointwise_op
 
 SMEM_SYMBOL = "mirage_smem"
 GRID_CONSTANT = "nvvm.grid_constant"
 """On a kernel: the indices of its `__grid_constant__` parameters (128-byte tensor maps)."""
 
-_STORAGE: dict[str, Attribute] = {"f16": f16, "bf16": i16, "f32": f32}
 NEG_INF = float("-inf")
-
-
-def storage_type(dtype: str) -> Attribute:
-    return _STORAGE[dtype]
-
-
-def vector_width(inner: int, esize: int, limit_bytes: int = 16) -> int:
-    """Largest power of two V dividing `inner` with V * esize <= limit_bytes."""
-    v = max(1, limit_bytes // esize)
-    while v > 1 and inner % v:
-        v //= 2
-    return v
-
-
-def contiguous_run(tile: Sequence[int], strides: Sequence[int]) -> int:
-    """Elements of a tile's last dim that may go in one vector access of global memory: all
-    of them where the dim is contiguous (stride 1) and every other stride keeps the runs
-    aligned, one where the view reads the dim strided (a transposed operand)."""
-    if strides[-1] != 1 and tile[-1] > 1:
-        return 1
-    return math.gcd(tile[-1], *strides[:-1]) if len(strides) > 1 else tile[-1]
 
 
 def _coords(b: Builder, linear: Int, shape: Sequence[int]) -> list[Int]:
@@ -260,10 +246,11 @@ class KernelEmitter:
         if hint is None:
             return None
         multiple, offset = hint
+        inner = t.shape[-1]
         a = 16
         if len(t.shape) >= 2:
             a = math.gcd(a, t.pitch * t.esize)
-        if t.shape[-1] > 1:
+        if inner > 1:
             a = math.gcd(a, multiple * t.esize)
             if offset:
                 a = math.gcd(a, offset * t.esize)
@@ -476,13 +463,13 @@ class KernelEmitter:
         for v in task.writes:
             prod = self.producer.get(v)
             kind = prod[1].kind if prod else "accum_max"  # running maxima of accum_rescale
-            self._fill(v, NEG_INF if kind == "accum_max" else 0.0)
+            self._fill(v, NEG_INF if kind in LOOP_MAX else 0.0)
 
     def _t_acc_update(self, task: Task) -> None:
         op = self.graph.ops[task.op]
         acc = self._result(task.op)
-        if op.kind in ("accum_sum", "accum_max"):
-            combine = "sum" if op.kind == "accum_sum" else "max"
+        if op.kind in PLAIN_ACCUMULATORS:
+            combine = "sum" if op.kind in LOOP_SUM else "max"
             shape = self.tile(acc).shape
             vec = self._vec(shape, [acc], list(op.operands))
 
@@ -496,10 +483,10 @@ class KernelEmitter:
                     self.store_tile(acc, c, new)
 
             self.for_each_chunk(shape, vec, body)
-        elif op.kind == "accum_rescale":
+        elif op.kind in LOOP_RESCALE:
             self._rescale(task, op, acc)
         else:
-            square = op.kind == "accum_rms_last"
+            square = op.kind in LOOP_RMS_LAST
             src = op.operands[0]
             shape = self.graph.type_of(src).shape
 
@@ -713,7 +700,7 @@ class KernelEmitter:
         out = self._result(task.op)
         src = op.operands[0]
         shape = self.graph.type_of(src).shape
-        kind = "sum" if op.kind == "reduce_sum" else "max"
+        kind = "sum" if op.kind in SUM_REDUCTIONS else "max"
         self._group_reduce(
             src,
             shape,
@@ -909,19 +896,17 @@ class _Reader:
         k = self.k
         op = k.graph.ops[index]
         args = [self.read(o, _broadcast(coords, k.graph.type_of(o).shape)) for o in op.operands]
-        if op.kind == "fuse":
+        if op.kind in FUSES:
             assert op.body is not None
             return _run_scalar_graph(k.b, op.body, args)
-        scalar = op.float_attr("scalar") if op.kind == "mul_scalar" else None
-        return [scalar_op(k.b, op.kind, args, scalar)]
+        return [pointwise_op(k.b, op, args)]
 
 
 def _run_scalar_graph(b: Builder, body: Graph, args: list[SSAValue]) -> list[SSAValue]:
     values: list[SSAValue] = list(args)
     for op in body.ops:
         operands = [values[i] for i in op.operands]
-        scalar = op.float_attr("scalar") if op.kind == "mul_scalar" else None
-        values.append(scalar_op(b, op.kind, operands, scalar))
+        values.append(pointwise_op(b, op, operands))
     return [values[i] for i in body.outputs]
 
 
@@ -1227,4 +1212,4 @@ def smem_global(size: int = 0) -> llvm.GlobalOp:
     )
 
 
-__all__ = ["KernelEmitter", "smem_global", "storage_type"]
+__all__ = ["KernelEmitter", "smem_global"]

@@ -5,9 +5,10 @@ non-residues live) and its image in the exponent domain Z_Q, Q | P - 1. exp maps
 part into Z_P: exp(x) = omega^(x mod Q) with omega of order Q, so exp(a + b) = exp(a) exp(b)
 holds exactly. The Z_Q part is computed lazily: only values that reach an exp need it.
 
-The rule of every elementwise kind is one row of `FIELD_RULES`; `exact` says whether the
-rule is the operation itself in the field (the sound fragment) or only a deterministic
-stand-in that both programs share (max, relu, gelu, pow).
+The rule of every elementwise kind is its record's `field_rule` in the op-kind registry
+(`mirage.dialects.opkinds`), written over `FieldOps`, which `FieldArith` implements here;
+`exact` says whether the rule is the operation itself in the field (the sound fragment) or
+only a deterministic stand-in that both programs share (max, relu, gelu, pow).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from functools import partial
 
 import numpy as np
 
+from mirage.dialects.opkinds import ELEMENTWISE_KINDS, FieldOps, FieldRule
 from mirage.dialects.semantics.domain import Array, Domain, ReduceKind
 from mirage.passes.equivalence import field
 from mirage.passes.equivalence.field import Arr, P, Q
@@ -196,17 +198,6 @@ def _c_sqrt(a: Complex) -> Complex:
 # --- the rules of the elementwise kinds --------------------------------------------------
 
 
-@dataclass(frozen=True)
-class FieldRule:
-    """How one elementwise kind computes in Z_P x Z_Q."""
-
-    exact: bool
-    """True: the rule is the operation itself (division by the modular inverse, square
-    root by a modular root, exp by omega^x). False: a deterministic stand-in."""
-    note: str
-    apply: Callable[[FiniteFieldDomain, Sequence[FFValue]], FFValue]
-
-
 def _binary(
     pf: Callable[[Complex, Complex], tuple[Complex, bool]],
     qf: Callable[[Arr, Arr], tuple[Arr, bool] | Arr],
@@ -333,44 +324,86 @@ def _q_rsqrt(x: Arr) -> tuple[Arr, bool]:
     return _q_inverse(_q_sqrt(x))
 
 
-FIELD_RULES: dict[str, FieldRule] = {
-    "exp": FieldRule(True, "omega^(x mod Q), omega of order Q", _exp),
-    "square": FieldRule(
-        True,
-        "x * x",
-        _unary(
-            lambda d, a: (_c_mul((a.re, a.im), (a.re, a.im)), a.poisoned),
-            lambda x: field.mul(x, x, Q),
-        ),
-    ),
-    "sqrt": FieldRule(
-        True, "canonical modular square root, in Z_P[i] for non-residues", _unary(_sqrt_p, _q_sqrt)
-    ),
-    "rsqrt": FieldRule(
-        True, "inverse of the canonical modular square root", _unary(_rsqrt_p, _q_rsqrt)
-    ),
-    "silu": FieldRule(True, "x / (1 + exp(-x)), one exponential", _logistic(1.0)),
-    "gelu": FieldRule(
-        False, "stand-in x / (1 + exp(-1.702 x)); erf has no field image", _logistic(1.702)
-    ),
-    "relu": FieldRule(
-        False,
-        "stand-in: x if its centered residue is >= 0, else 0",
-        _unary(_relu_p, lambda x: np.where(field.centered(x, Q) >= 0, x, 0.0)),
-    ),
-    "add": FieldRule(
-        True, "x + y", _binary(lambda a, b: (_c_add(a, b), False), lambda x, y: field.add(x, y, Q))
-    ),
-    "sub": FieldRule(
-        True, "x - y", _binary(lambda a, b: (_c_sub(a, b), False), lambda x, y: field.sub(x, y, Q))
-    ),
-    "mul": FieldRule(
-        True, "x * y", _binary(lambda a, b: (_c_mul(a, b), False), lambda x, y: field.mul(x, y, Q))
-    ),
-    "div": FieldRule(True, "x * y^-1 (modular inverse)", _binary(_p_div, _q_div)),
-    "pow": FieldRule(False, "stand-in: x^(y mod P-1) on the residues", _binary(_p_pow, _q_pow)),
-    "max": FieldRule(False, "stand-in: the larger centered residue", _binary(_p_max, _q_max)),
-}
+def _add_p(a: Complex, b: Complex) -> tuple[Complex, bool]:
+    return _c_add(a, b), False
+
+
+def _sub_p(a: Complex, b: Complex) -> tuple[Complex, bool]:
+    return _c_sub(a, b), False
+
+
+def _mul_p(a: Complex, b: Complex) -> tuple[Complex, bool]:
+    return _c_mul(a, b), False
+
+
+def _square_p(d: FiniteFieldDomain, a: FFValue) -> tuple[Complex, bool]:
+    return _c_mul((a.re, a.im), (a.re, a.im)), a.poisoned
+
+
+_ADD = _binary(_add_p, lambda x, y: field.add(x, y, Q))
+_SUB = _binary(_sub_p, lambda x, y: field.sub(x, y, Q))
+_MUL = _binary(_mul_p, lambda x, y: field.mul(x, y, Q))
+_DIV = _binary(_p_div, _q_div)
+_POW = _binary(_p_pow, _q_pow)
+_MAX = _binary(_p_max, _q_max)
+_SQUARE = _unary(_square_p, lambda x: field.mul(x, x, Q))
+_SQRT = _unary(_sqrt_p, _q_sqrt)
+_RSQRT = _unary(_rsqrt_p, _q_rsqrt)
+_RELU = _unary(_relu_p, lambda x: np.where(field.centered(x, Q) >= 0, x, 0.0))
+
+
+class FieldArith(FieldOps[FFValue]):
+    """The operations the registry's finite-field rules are written in, on `FFValue`s of
+    one test's domain."""
+
+    def __init__(self, d: FiniteFieldDomain) -> None:
+        self.d = d
+
+    def const(self, value: float) -> FFValue:
+        return self.d.from_array(np.asarray(value, dtype=np.float64))
+
+    def scale(self, x: FFValue, factor: float) -> FFValue:
+        return self.d.scale(x, factor)
+
+    def add(self, x: FFValue, y: FFValue) -> FFValue:
+        return _ADD(self.d, [x, y])
+
+    def sub(self, x: FFValue, y: FFValue) -> FFValue:
+        return _SUB(self.d, [x, y])
+
+    def mul(self, x: FFValue, y: FFValue) -> FFValue:
+        return _MUL(self.d, [x, y])
+
+    def square(self, x: FFValue) -> FFValue:
+        return _SQUARE(self.d, [x])
+
+    def div(self, x: FFValue, y: FFValue) -> FFValue:
+        return _DIV(self.d, [x, y])
+
+    def sqrt(self, x: FFValue) -> FFValue:
+        return _SQRT(self.d, [x])
+
+    def rsqrt(self, x: FFValue) -> FFValue:
+        return _RSQRT(self.d, [x])
+
+    def exp(self, x: FFValue) -> FFValue:
+        return _exp(self.d, [x])
+
+    def logistic(self, x: FFValue, scale: float) -> FFValue:
+        return _logistic(scale)(self.d, [x])
+
+    def relu_standin(self, x: FFValue) -> FFValue:
+        return _RELU(self.d, [x])
+
+    def max_standin(self, x: FFValue, y: FFValue) -> FFValue:
+        return _MAX(self.d, [x, y])
+
+    def pow_standin(self, x: FFValue, y: FFValue) -> FFValue:
+        return _POW(self.d, [x, y])
+
+
+FIELD_RULES: dict[str, FieldRule] = {k: r.field_rule for k, r in ELEMENTWISE_KINDS.items()}
+"""The finite-field rule of every elementwise kind (from the op-kind registry)."""
 
 
 # --- the domain -----------------------------------------------------------------------
@@ -402,10 +435,12 @@ class FiniteFieldDomain(Domain[FFValue]):
         return FFValue(f(value.re), im, value.q.map(f), value.poisoned)
 
     def elementwise(self, kind: str, args: Sequence[FFValue]) -> FFValue:
-        rule = FIELD_RULES[kind]
+        apply = FIELD_RULES[kind].apply
+        assert apply is not None
+        arith = FieldArith(self)
         if len(args) == 1:
-            return _on_distinct_values(lambda a: rule.apply(self, [a]), args[0])
-        return rule.apply(self, args)
+            return _on_distinct_values(lambda a: apply(arith, [a], ()), args[0])
+        return apply(arith, args, ())
 
     def scale(self, value: FFValue, factor: float) -> FFValue:
         cp = np.asarray(float(field.residue_of(factor, P)))
@@ -520,4 +555,4 @@ def field_rule_table() -> dict[str, tuple[bool, str]]:
     return {k: (r.exact, r.note) for k, r in FIELD_RULES.items()}
 
 
-__all__ = ["FIELD_RULES", "FFValue", "FiniteFieldDomain", "Lazy", "field_rule_table"]
+__all__ = ["FIELD_RULES", "FFValue", "FieldArith", "FiniteFieldDomain", "Lazy", "field_rule_table"]
