@@ -167,8 +167,8 @@ class SliceOp(_KernelLevel):
         result_type: Attribute | None = None,
     ):
         if result_type is None:
-            it = SSAValue.get(input).type
-            assert isinstance(it, TensorType) and sizes is not None
+            it = as_tensor(SSAValue.get(input).type)
+            assert sizes is not None
             shape = shapes.slice_(tuple(it.get_shape()), offsets, sizes)
             result_type = TensorType(it.element_type, shape)
         super().__init__(
@@ -181,11 +181,12 @@ class SliceOp(_KernelLevel):
         super().verify_()
         src = tensor_shape(self.input.type, "operand")
         out = tensor_shape(self.result.type, "result")
-        assert isinstance(self.input.type, TensorType) and isinstance(self.result.type, TensorType)
-        if self.input.type.element_type != self.result.type.element_type:
+        src_element = as_tensor(self.input.type).element_type
+        out_element = as_tensor(self.result.type).element_type
+        if src_element != out_element:
             raise VerifyException(
-                f"result element type {self.result.type.element_type} differs from the "
-                f"operand's {self.input.type.element_type} (a slice only selects elements)"
+                f"result element type {out_element} differs from the operand's {src_element} "
+                "(a slice only selects elements)"
             )
         offsets = [int(o) for o in self.offsets.get_values()]
         if len(out) != len(src):
