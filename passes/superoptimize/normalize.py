@@ -23,11 +23,12 @@ program is rewritten so that it holds none (where it can be):
   searched program returns the value before the chain.
 
 `Normalized.restore` maps a μGraph of the searched program back onto the original
-arguments and outputs: a view becomes the `view`/`strides` of the `block.input` that reads
-it (or of the `block.output` that writes it), a view that only adds or drops unit dims a
-reshape (a retype: no launch), a constant a `kernel.constant`. Where a plain kernel op of
-the μGraph reads a view, the chain is rebuilt as reshape and transpose. The restored
-μGraph is verified against the original program like every candidate.
+arguments and outputs: a view becomes the `view`/`strides` (and `offset`, for a window) of
+the `block.input` that reads it (or of the `block.output` that writes it), a view that only
+adds or drops unit dims a reshape (a retype: no launch), a constant a `kernel.constant`.
+Where a plain kernel op of the μGraph reads a view, the chain is rebuilt as reshape and
+transpose (a window: its own layout ops, slices among them). The restored μGraph is
+verified against the original program like every candidate.
 """
 
 from __future__ import annotations
