@@ -77,7 +77,9 @@ class Tile:
 
     @property
     def panels(self) -> int:
-        return self.shape[-1] // self.panel_elems if self.swizzle else 1
+        """Column panels of a swizzled tile; a last one that the rows do not fill keeps its
+        whole 128 bytes a row (a wgmma operand of fewer columns)."""
+        return math.ceil(self.shape[-1] / self.panel_elems) if self.swizzle else 1
 
     @property
     def panel_bytes(self) -> int:

@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mirage.dialects import shapes
-from mirage.dialects.hardware import MMA_SYNC, SM_90, SM_90A, Target
+from mirage.dialects.hardware import SM_90, SM_90A, Target
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
 from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS as ACCUMULATOR_KINDS_TUPLE
 from mirage.dialects.ugraph.graph import Graph, Op
-from mirage.lowering.optimize import load_plan
-from mirage.lowering.optimize.layout import ALIGN, Tile, align_up, row_pitch
+from mirage.lowering.optimize import load_plan, matmul_plan
+from mirage.lowering.optimize.layout import ALIGN, SWIZZLE_BYTES, Tile, align_up, row_pitch
 
 ELEMENTWISE_CLASS = frozenset({*ELEMENTWISE_KINDS, "mul_scalar", "fuse"})
 ACCUMULATOR_KINDS = frozenset(ACCUMULATOR_KINDS_TUPLE)
@@ -111,7 +111,8 @@ class MatmulPlan:
     b: int
     """Operand values (possibly converted copies, see `Plan.converts`)."""
     result: int
-    tensor_core: bool
+    strategy: str
+    """How it runs (`matmul_plan`: mma-sync, wgmma or fma)."""
     ab_type: str
     batch: tuple[int, ...]
     m: int
@@ -135,8 +136,20 @@ class MatmulPlan:
     """Value id of an accum_sum_last of the chained result, summed in registers."""
 
     @property
+    def tensor_core(self) -> bool:
+        return self.strategy in (matmul_plan.MMA_SYNC, matmul_plan.WGMMA)
+
+    @property
+    def wgmma(self) -> bool:
+        return self.strategy == matmul_plan.WGMMA
+
+    @property
     def tiles(self) -> tuple[int, int, int, int]:
-        """(batches, m16 tiles, n8 tiles, k16 steps) per warp."""
+        """(batches, m16 tiles, n8 tiles, k16 steps) per warp; for wgmma (batches, m64
+        tiles, n8 tiles, k16 steps) per warpgroup (`matmul_plan.wgmma_tiles`). Either way
+        a thread keeps 4 f32 of the accumulator per (batch, m tile, n8 tile)."""
+        if self.wgmma:
+            return matmul_plan.wgmma_tiles(self.batch, self.m, self.n, self.k, self.parts)
         nb = math.prod(self.batch)
         pb, pm, pn, pk = self.parts
         return (
@@ -196,6 +209,13 @@ class Plan:
     rescale_max: dict[int, int] = field(default_factory=lambda: {})
     """accum_rescale value -> the value id of its running-maximum tile."""
     next_value: int = 0
+    remarks: list[str] = field(default_factory=lambda: [])
+    """What the planner did otherwise than asked, and why (a strategy that fell back)."""
+
+    @property
+    def async_proxy_reads(self) -> bool:
+        """Some matmul reads its operands through wgmma descriptors (the async proxy)."""
+        return any(mm.wgmma for mm in self.matmuls.values())
 
     @property
     def warps(self) -> int:
@@ -239,10 +259,12 @@ class Plan:
         for v in sorted(self.tiles):
             lines.append(f"  %{v}: {self.tiles[v].describe()}")
         for mm in self.matmuls.values():
+            unit = "warpgroups" if mm.wgmma else "warps"
             lines.append(
-                f"  matmul op {mm.op}: {'mma.sync m16n8k16' if mm.tensor_core else 'fma'} "
-                f"warps {mm.parts} mode {mm.mode} -> %{mm.target}"
+                f"  matmul op {mm.op}: {matmul_plan.INSTRUCTIONS[mm.strategy]} "
+                f"{unit} {mm.parts} mode {mm.mode} -> %{mm.target}"
             )
+        lines.extend(f"  remark: {r}" for r in self.remarks)
         return "\n".join(lines)
 
 
@@ -301,6 +323,7 @@ class Planner:
         target: Target = SM_90A,
         stages: int | None = None,
         loads: str = load_plan.CP_ASYNC,
+        matmuls: str = matmul_plan.AUTO,
     ):
         threads = math.prod(block)
         self.plan = Plan(graph, (grid[0], grid[1], grid[2]), threads, loops, target)
@@ -309,6 +332,7 @@ class Planner:
         self.producer = self.plan.producer()
         self.forced_stages = stages
         self.loads = load_plan.check_loads(loads)
+        self.matmuls = matmul_plan.check_matmuls(matmuls)
         self.ldmatrix_values: set[int] = set()
         self.results = [results for _, results in graph.result_ids()]
         self.chains: dict[int, list[int]] = {}
@@ -370,29 +394,28 @@ class Planner:
             a, b = op.operands
             ta, tb = g.type_of(a), g.type_of(b)
             result = self._result(i)
-            k = ta.shape[-1]
-            tc = (
-                ta.dtype == tb.dtype
-                and ta.dtype in ("f16", "bf16")
-                and k % 16 == 0
-                and p.threads % 32 == 0
-                and MMA_SYNC in p.target.tensor_cores
-            )
+            batch = broadcast_batch(ta.shape, tb.shape)
+            m, n, k = ta.shape[-2], tb.shape[-1], ta.shape[-1]
+            operands = matmul_plan.Operands(ta.dtype, tb.dtype, batch, m, n, k)
+            strategy, remark = matmul_plan.choose(self.matmuls, p.target, operands, p.threads)
+            if remark:
+                p.remarks.append(f"matmul op {i}: {remark}")
             mm = MatmulPlan(
                 op=i,
                 a=a,
                 b=b,
                 result=result,
-                tensor_core=tc,
+                strategy=strategy,
                 ab_type=ta.dtype,
-                batch=broadcast_batch(ta.shape, tb.shape),
-                m=ta.shape[-2],
-                n=tb.shape[-1],
+                batch=batch,
+                m=m,
+                n=n,
                 k=k,
                 target=result,
             )
             p.matmuls[i] = mm
-            if tc:
+            if mm.tensor_core:
+                # tensor cores read their operands from tiles, never from fused producers
                 self.ldmatrix_values.update((a, b))
 
     # --- which values need a tile -------------------------------------------------------
@@ -454,7 +477,8 @@ class Planner:
         nothing else but an accum_sum_last: e never leaves registers."""
         p = self.plan
         for m1 in p.matmuls.values():
-            if not m1.tensor_core or m1.mode != "store" or m1.target == m1.result:
+            # the chain's registers are mma.sync fragments
+            if m1.strategy != matmul_plan.MMA_SYNC or m1.mode != "store" or m1.target == m1.result:
                 continue
             e = m1.target
             uses = self.uses.get(e, [])
@@ -470,7 +494,11 @@ class Planner:
                 continue
             m2 = m2s[0]
             e_type = p.graph.type_of(e)
-            if not m2.tensor_core or m2.mode != "regs" or e_type.dtype not in ("f16", "bf16"):
+            if (
+                m2.strategy != matmul_plan.MMA_SYNC
+                or m2.mode != "regs"
+                or e_type.dtype not in ("f16", "bf16")
+            ):
                 continue
             if (m1.batch, m1.m) != (m2.batch, m2.m) or m1.n != m2.k or m1.n % 16:
                 continue
@@ -512,6 +540,9 @@ class Planner:
                     setattr(mm, which, twin)
                     self.ldmatrix_values.add(twin)
         for mm in p.matmuls.values():
+            if mm.wgmma:
+                self._wgmma_parts(mm)
+                continue
             if not mm.tensor_core or mm.chain_next >= 0 or mm.chain_prev >= 0:
                 continue
             nb = math.prod(mm.batch)
@@ -557,6 +588,18 @@ class Planner:
         for twin, src in p.converts.items():
             ty = g.type_of(src)
             p.tiles[twin] = self._tile(ty.shape, ty.dtype, twin, 1, ("", 1.0, 0.0))
+        for mm in p.matmuls.values():
+            if mm.wgmma:
+                # descriptors read 128-byte-swizzled panels: B always, A where it is read
+                # through one
+                swizzled = [mm.b]
+                if matmul_plan.wgmma_a_descriptor(mm.m, mm.k, mm.ab_type):
+                    swizzled.append(mm.a)
+                for v in swizzled:
+                    t = p.tiles[v]
+                    t.swizzle = SWIZZLE_BYTES
+                    t.pitch = t.panel_elems
+                    t.__post_init__()
         for i, op in enumerate(g.ops):
             if op.kind == "accum_rescale":
                 m = p.new_value()
@@ -564,6 +607,23 @@ class Planner:
                 p.tiles[m] = self._tile(
                     g.type_of(op.operands[1]).shape, "f32", m, 1, ("", 1.0, 0.0)
                 )
+
+    def _wgmma_parts(self, mm: MatmulPlan) -> None:
+        """Warpgroups over (batch, m64 tiles, n); an accumulator kept across the loop must
+        fit MAX_ACC_REGISTERS, else it is combined into its tile every iteration."""
+        p = self.plan
+        groups = matmul_plan.warpgroups(p.threads)
+        nb = math.prod(mm.batch)
+        esize = 2  # f16 or bf16
+        parts = None
+        if mm.mode == "regs":
+            parts = matmul_plan.wgmma_parts(groups, nb, mm.m, mm.n, esize, MAX_ACC_REGISTERS)
+            if parts is None:
+                mm.mode = "accumulate"
+        if parts is None:
+            parts = matmul_plan.wgmma_parts(groups, nb, mm.m, mm.n, esize, None)
+        assert parts is not None, "one warpgroup runs every matmul"
+        mm.parts = parts
 
     def _tile(
         self,
@@ -930,8 +990,9 @@ def plan_graph_op(
     target: Target = SM_90A,
     stages: int | None = None,
     loads: str = load_plan.CP_ASYNC,
+    matmuls: str = matmul_plan.AUTO,
 ) -> Plan:
-    return Planner(body, grid, block, loops, target, stages, loads).run()
+    return Planner(body, grid, block, loops, target, stages, loads, matmuls).run()
 
 
 __all__ = [

@@ -74,11 +74,17 @@ class ConsumerBuilder(Builder):
         self.consumers = consumers
 
     def barrier(self) -> None:
+        if self.fence_async_proxy:
+            self.emit(nvvm.FenceProxyAsyncSharedOp())
         self.emit(nvvm.BarrierSyncOp(CONSUMER_BARRIER, self.consumers))
 
 
 def builder_for(plan: Plan, entry: Block) -> Builder:
-    return ConsumerBuilder(entry, plan.threads) if plan.loads == TMA else Builder(entry)
+    b = ConsumerBuilder(entry, plan.threads) if plan.loads == TMA else Builder(entry)
+    # what threads write to shared memory (cp.async copies, tasks) a wgmma reads through
+    # the asynchronous proxy: each barrier after such writes is preceded by a proxy fence
+    b.fence_async_proxy = plan.async_proxy_reads
+    return b
 
 
 def launch_block(plan: Plan, block: tuple[int, ...]) -> tuple[int, int, int]:

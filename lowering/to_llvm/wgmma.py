@@ -1,0 +1,236 @@
+"""The `wgmma` matmul strategy (sm_90a): warpgroups split (batch, m64 tiles, n) as the plan
+says (`matmul_plan.wgmma_parts`); each issues wgmma.mma_async.m64nNk16 over the k16 steps
+of its tiles, B (and A where the plan says so) read through shared-memory matrix
+descriptors over 128-byte-swizzled tiles, A otherwise from registers (ldmatrix, as
+mma.sync's A fragment: the rows of each warp of the warpgroup).
+
+Per task: `wgmma.fence` (the accumulator registers and the shared memory the barriers
+ordered are ready), the instructions of the task as one group (`commit_group`), and
+`wait_group 0` before anything reads the accumulators or the operands' stage is released
+(the tile loads of the next stages are in flight meanwhile: the producer warp of `tma`,
+or the cp.async groups issued before the task). Operands written by threads (cp.async
+copies, tasks) reach the asynchronous proxy through the fence the barriers carry
+(`Plan.async_proxy_reads`).
+
+The accumulator of m64nNk16 is, per warp, N/8 m16n8 tiles of 4 f32 in mma.sync's order:
+thread t holds rows t/4 and t/4 + 8 of its warp's 16, columns 2 (t % 4) + {0, 1} + 8 j.
+Register slots follow that order, as the mma-sync strategy's do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import f32
+from xdsl.ir import SSAValue
+
+from mirage.dialects import nvvm
+from mirage.lowering.optimize import matmul_plan
+from mirage.lowering.optimize.matmul_plan import Descriptor, encode_descriptor
+from mirage.lowering.optimize.plan import MatmulPlan
+from mirage.lowering.to_llvm.builder import Int, broadcast_coords, row_major_coords
+from mirage.lowering.to_llvm.mma_sync import a_fragment
+
+if TYPE_CHECKING:
+    from mirage.lowering.to_llvm.kernel import KernelEmitter
+
+WARPS_PER_GROUP = 4
+
+
+def descriptor_words(leading: int, stride: int) -> tuple[int, int]:
+    """The constant parts of a descriptor's (low, high) 32-bit words: everything but the
+    start address."""
+    bits = encode_descriptor(Descriptor(0, leading, stride))
+    return bits & 0xFFFFFFFF, bits >> 32
+
+
+class WgmmaEmitter:
+    def __init__(self, k: KernelEmitter, mm: MatmulPlan):
+        self.k = k
+        self.b = k.b
+        self.mm = mm
+        plan = k.plan
+        self.a_tile = plan.tiles[mm.a]
+        self.b_tile = plan.tiles[mm.b]
+        self.a_desc = bool(self.a_tile.swizzle) and matmul_plan.wgmma_a_descriptor(
+            mm.m, mm.k, mm.ab_type
+        )
+        b = self.b
+        pb, pm, pn, _ = mm.parts
+        group = b.lshr(k.warp, 2)
+        self.wq = b.and_(k.warp, WARPS_PER_GROUP - 1)
+        self.wn = b.urem(group, pn)
+        rest = b.udiv(group, pn)
+        self.wm = b.urem(rest, pm)
+        self.wb = b.udiv(rest, pm)
+        self.used = pb * pm * pn
+        self.group = group
+        self.bt, self.mt, self.nt, self.kt = mm.tiles
+        self.width = matmul_plan.wgmma_instruction_n(
+            self.nt * 8, self.a_tile.esize, mm.mode == "regs"
+        )
+
+    # --- addressing -------------------------------------------------------------------------
+
+    def _guard(self) -> SSAValue | bool:
+        """Whole warpgroups take part (wgmma is .sync.aligned over the warpgroup)."""
+        groups = matmul_plan.warpgroups(self.k.plan.threads)
+        return self.b.icmp("ult", self.group, self.used) if self.used < groups else True
+
+    def _batch(self, ib: Int) -> list[Int]:
+        b = self.b
+        flat = b.add(b.mul(self.wb, self.bt), ib)
+        return row_major_coords(b, flat, self.mm.batch) if self.mm.batch else []
+
+    def _descriptor(self, byte_offset: Int, leading: int, stride: int) -> list[SSAValue]:
+        """(low, high) words of the descriptor of the matrix at `byte_offset` of the
+        kernel's shared memory."""
+        b = self.b
+        lo_bits, hi_bits = descriptor_words(leading, stride)
+        address = b.add(self.k.smem32, byte_offset)
+        lo = b.or_(b.and_(b.lshr(address, 4), 0x3FFF), lo_bits)
+        return [b.v(lo), b.const(hi_bits)]
+
+    def _a_operand(self, batch: list[Int], mtile: Int, k0: int) -> list[SSAValue]:
+        mm = self.mm
+        if not self.a_desc:
+            m16 = self.b.add(self.b.mul(mtile, WARPS_PER_GROUP), self.wq)
+            clamp = mm.m % matmul_plan.WGMMA_M != 0
+            return a_fragment(self.k, mm.a, self.a_tile, batch, m16, k0, clamp)
+        t = self.a_tile
+        coords = [*broadcast_coords(batch, t.shape[:-2]), self.b.mul(mtile, 64), k0]
+        off = self.b.add(self.k.tile_base(mm.a), self.k.element_offset(t, coords))
+        return self._descriptor(off, *matmul_plan.a_descriptor_fields())
+
+    def _b_operand(self, batch: list[Int], n0: Int, k0: int) -> list[SSAValue]:
+        t = self.b_tile
+        coords = [*broadcast_coords(batch, t.shape[:-2]), k0, n0]
+        off = self.b.add(self.k.tile_base(self.mm.b), self.k.element_offset(t, coords))
+        return self._descriptor(off, *matmul_plan.b_descriptor_fields(t.panel_bytes))
+
+    # --- the instructions -------------------------------------------------------------------
+
+    def _steps(self, batch: list[Int], mtile: Int, n0: Int, acc: list[SSAValue]) -> list[SSAValue]:
+        """acc += A B over every k16 step, for m64 tile `mtile` and the `width` columns
+        from `n0`: one instruction a step."""
+        b = self.b
+        mm = self.mm
+        for s in range(self.kt):
+            k0 = s * matmul_plan.WGMMA_K
+            a = self._a_operand(batch, mtile, k0)
+            desc_b = self._b_operand(batch, n0, k0)
+            op = nvvm.WgmmaMmaAsyncOp(acc, a, desc_b, self.width, mm.ab_type, trans_b=True)
+            res = b._r(op)  # pyright: ignore[reportPrivateUsage]
+            acc = [b.extract(res, e, f32) for e in range(self.width // 2)]
+        return acc
+
+    def _wait(self, acc: list[SSAValue]) -> list[SSAValue]:
+        b = self.b
+        b.emit(nvvm.WgmmaCommitGroupOp())
+        res = b._r(nvvm.WgmmaWaitGroupOp(0, acc))  # pyright: ignore[reportPrivateUsage]
+        return [b.extract(res, e, f32) for e in range(len(acc))]
+
+    def _mtile(self, i: int) -> Int:
+        return self.b.add(self.b.mul(self.wm, self.mt), i)
+
+    def _n0(self, chunk: int) -> Int:
+        return self.b.add(self.b.mul(self.wn, self.nt * 8), chunk * self.width)
+
+    def _slot(self, ib: int, i: int, j: int) -> int:
+        """First of the 4 slots of n8 tile `j` of (batch `ib`, m64 tile `i`)."""
+        return ((ib * self.mt + i) * self.nt + j) * 4
+
+    def _write(
+        self,
+        batch: list[Int],
+        mtile: Int,
+        n0: Int,
+        values: Callable[[int], SSAValue],
+        write: Callable[[list[Int], SSAValue], None],
+    ) -> None:
+        """write(coords, x) for each accumulator element of this thread, values(e) the
+        e-th of the instruction's registers; rows past m (padding of the m64 tile) are
+        dropped."""
+        b = self.b
+        mm = self.mm
+        lane = self.k.lane
+        m16 = b.add(b.mul(mtile, WARPS_PER_GROUP), self.wq)
+        for j in range(self.width // 8):
+            for h in range(2):
+                row = b.add(b.add(b.mul(m16, 16), b.lshr(lane, 2)), 8 * h)
+                ok = b.icmp("ult", row, mm.m) if mm.m % matmul_plan.WGMMA_M else True
+                for e in range(2):
+                    col = b.add(b.add(n0, 8 * j), b.add(b.mul(b.and_(lane, 3), 2), e))
+                    x = values(4 * j + 2 * h + e)
+                    with b.if_(ok):
+                        write([*batch, row, col], x)
+
+    # --- tasks ------------------------------------------------------------------------------
+
+    def emit(self) -> None:
+        b = self.b
+        mm = self.mm
+        chunks = self.nt * 8 // self.width
+        with b.if_(self._guard()):
+            if mm.mode == "regs":
+                slots = self.k.acc_slots[mm.op]
+                b.emit(nvvm.WgmmaFenceOp())
+                for ib in range(self.bt):
+                    batch = self._batch(ib)
+                    for i in range(self.mt):
+                        for c in range(chunks):
+                            first = self._slot(ib, i, c * self.width // 8)
+                            ptrs = [b.slot(slots, first + e, f32) for e in range(self.width // 2)]
+                            acc = [b.load(f32, q, 4) for q in ptrs]
+                            acc = self._steps(batch, self._mtile(i), self._n0(c), acc)
+                            for q, x in zip(ptrs, acc, strict=True):
+                                b.store(x, q, 4)
+                count = self.bt * self.mt * self.nt * 4
+                ptrs = [b.slot(slots, e, f32) for e in range(count)]
+                done = self._wait([b.load(f32, q, 4) for q in ptrs])
+                for q, x in zip(ptrs, done, strict=True):
+                    b.store(x, q, 4)
+                return
+            with b.loop(self.bt) as ib:
+                batch = self._batch(ib)
+                for i in range(self.mt):
+                    for c in range(chunks):
+                        b.emit(nvvm.WgmmaFenceOp())
+                        zero = [b.f32(0.0)] * (self.width // 2)
+                        acc = self._steps(batch, self._mtile(i), self._n0(c), zero)
+                        done = self._wait(acc)
+                        self._write(
+                            batch,
+                            self._mtile(i),
+                            self._n0(c),
+                            lambda e, done=done: done[e],
+                            lambda coords, x: self.k.write_result(mm, coords, x, 0),
+                        )
+
+    def materialize(self) -> None:
+        """After the loop: the register accumulator to its tile."""
+        b = self.b
+        mm = self.mm
+        slots = self.k.acc_slots[mm.op]
+        chunks = self.nt * 8 // self.width
+        with b.if_(self._guard()):
+            for ib in range(self.bt):
+                batch = self._batch(ib)
+                for i in range(self.mt):
+                    for c in range(chunks):
+                        first = self._slot(ib, i, c * self.width // 8)
+
+                        def value(e: int, first: int = first) -> SSAValue:
+                            return b.load(f32, b.slot(slots, first + e, f32), 4)
+
+                        self._write(
+                            batch,
+                            self._mtile(i),
+                            self._n0(c),
+                            value,
+                            lambda coords, x: self.k.store_tile(mm.target, coords, x),
+                        )
+
+
+__all__ = ["WgmmaEmitter", "descriptor_words"]
