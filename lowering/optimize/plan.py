@@ -824,7 +824,7 @@ class Planner:
             candidates = [s for s in candidates if s <= 3] or candidates
         budget = limit // wanted
         scratch = align_up(4 * (p.threads // 32)) if _wide_reductions(p.graph, p.threads) else 0
-        slack = load_plan.alignment_slack(p.loads)
+        slack = load_plan.alignment_slack(p.tiles)
         fitting = [
             s
             for s in candidates

@@ -30,7 +30,6 @@ from mirage.dialects import nvvm
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize.layout import Tile
-from mirage.lowering.optimize.load_plan import TMA
 from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, group_layout, wide_group
 from mirage.lowering.to_llvm import fma, mma_sync, tile_loads, wgmma
 from mirage.lowering.to_llvm.builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
@@ -121,7 +120,7 @@ class KernelEmitter:
         ]
         self.smem = b._r(llvm.AddressOfOp(SMEM_SYMBOL, SHARED_PTR))  # pyright: ignore[reportPrivateUsage]
         self.smem32: Int = b._r(llvm.PtrToIntOp(self.smem, i32))  # pyright: ignore[reportPrivateUsage]
-        if self.plan.loads == TMA:
+        if any(t.swizzle for t in self.plan.tiles.values()):
             tile_loads.align_shared_base(self)
         self.acc_slots: dict[int, SSAValue] = {}
         self.rowsum_slots: dict[int, SSAValue] = {}
