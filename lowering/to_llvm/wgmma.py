@@ -5,11 +5,12 @@ descriptors over 128-byte-swizzled tiles, A otherwise from registers (ldmatrix, 
 mma.sync's A fragment: the rows of each warp of the warpgroup).
 
 Per task: `wgmma.fence` (the accumulator registers and the shared memory the barriers
-ordered are ready), the instructions of the task as one group (`commit_group`), and
-`wait_group 0` before anything reads the accumulators or the operands' stage is released
-(the tile loads of the next stages are in flight meanwhile: the producer warp of `tma`,
-or the cp.async groups issued before the task). Operands written by threads (cp.async
-copies, tasks) reach the asynchronous proxy through the fence the barriers carry
+ordered are ready; with A from registers, again after each ldmatrix of A), the
+instructions of the task as one group (`commit_group`), and `wait_group 0` before
+anything reads the accumulators or the operands' stage is released (the tile loads of
+the next stages are in flight meanwhile: the producer warp of `tma`, or the cp.async
+groups issued before the task). Operands written by threads (cp.async copies, tasks)
+reach the asynchronous proxy through the fence the barriers carry
 (`Plan.async_proxy_reads`).
 
 The accumulator of m64nNk16 is, per warp, N/8 m16n8 tiles of 4 f32 in mma.sync's order:
@@ -119,6 +120,10 @@ class WgmmaEmitter:
         for s in range(self.kt):
             k0 = s * matmul_plan.WGMMA_K
             a = self._a_operand(batch, mtile, k0)
+            if not self.a_desc:
+                # A's registers were just written (ldmatrix): ordered before the wgmma
+                # that reads them
+                b.emit(nvvm.WgmmaFenceOp())
             desc_b = self._b_operand(batch, n0, k0)
             op = nvvm.WgmmaMmaAsyncOp(acc, a, desc_b, self.width, mm.ab_type, trans_b=True)
             res = b._r(op)  # pyright: ignore[reportPrivateUsage]
