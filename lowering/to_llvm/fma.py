@@ -4,18 +4,15 @@ the CUDA cores (any element types, any shapes)."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import f32
 
 from mirage.lowering.optimize.plan import MatmulPlan
 from mirage.lowering.to_llvm.builder import Int, broadcast_coords, row_major_coords
-
-if TYPE_CHECKING:
-    from mirage.lowering.to_llvm.kernel import KernelEmitter
+from mirage.lowering.to_llvm.emitter import MatmulKernel
 
 
-def emit(k: KernelEmitter, mm: MatmulPlan) -> None:
+def emit(k: MatmulKernel, mm: MatmulPlan) -> None:
     """The matmul's result, element by element, through `k.write_result`."""
     b = k.b
     g = k.graph

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import f32, i32
 from xdsl.ir import SSAValue
@@ -17,13 +16,11 @@ from mirage.dialects import nvvm
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.plan import MatmulPlan
 from mirage.lowering.to_llvm.builder import Int, broadcast_coords, row_major_coords
-
-if TYPE_CHECKING:
-    from mirage.lowering.to_llvm.kernel import KernelEmitter
+from mirage.lowering.to_llvm.emitter import MatmulKernel
 
 
 def a_fragment(
-    k: KernelEmitter,
+    k: MatmulKernel,
     a: int,
     tile: Tile,
     batch: list[Int],
@@ -53,7 +50,7 @@ class MmaEmitter:
     loads A fragments with ldmatrix, B fragments with ldmatrix.trans, and issues
     mma.sync.m16n8k16 into f32 accumulators."""
 
-    def __init__(self, k: KernelEmitter, mm: MatmulPlan):
+    def __init__(self, k: MatmulKernel, mm: MatmulPlan):
         self.k = k
         self.b = k.b
         self.mm = mm

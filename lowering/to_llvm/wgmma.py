@@ -21,7 +21,6 @@ Register slots follow that order, as the mma-sync strategy's do.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import f32
 from xdsl.ir import SSAValue
@@ -31,10 +30,8 @@ from mirage.lowering.optimize import matmul_plan
 from mirage.lowering.optimize.matmul_plan import Descriptor, encode_descriptor
 from mirage.lowering.optimize.plan import MatmulPlan
 from mirage.lowering.to_llvm.builder import Int, broadcast_coords, row_major_coords
+from mirage.lowering.to_llvm.emitter import MatmulKernel
 from mirage.lowering.to_llvm.mma_sync import a_fragment
-
-if TYPE_CHECKING:
-    from mirage.lowering.to_llvm.kernel import KernelEmitter
 
 WARPS_PER_GROUP = 4
 
@@ -47,7 +44,7 @@ def descriptor_words(leading: int, stride: int) -> tuple[int, int]:
 
 
 class WgmmaEmitter:
-    def __init__(self, k: KernelEmitter, mm: MatmulPlan):
+    def __init__(self, k: MatmulKernel, mm: MatmulPlan):
         self.k = k
         self.b = k.b
         self.mm = mm
