@@ -119,6 +119,17 @@ def choose(asked: str, target: Target, ops: Operands, threads: int) -> tuple[str
     raise AssertionError("fma runs every matmul")
 
 
+def tensor_core_flops(strategy: str, batch: int, m: int, n: int, k: int) -> int:
+    """The flops a strategy's tensor-core instructions spend on the matmul, the rows and
+    columns their tiles pad included (what the cost model charges; 0 for fma, whose flops
+    are the CUDA cores')."""
+    if strategy == FMA:
+        return 0
+    rows = WGMMA_M if strategy == WGMMA else 16
+    m, n, k = -(-m // rows) * rows, -(-n // 8) * 8, -(-k // 16) * 16
+    return 2 * batch * m * n * k
+
+
 # --- wgmma: the split over warpgroups, the instructions, the descriptors ---------------------
 
 
@@ -264,6 +275,7 @@ __all__ = [
     "decode_descriptor",
     "encode_descriptor",
     "misfit",
+    "tensor_core_flops",
     "wgmma_a_descriptor",
     "wgmma_instruction_n",
     "wgmma_parts",

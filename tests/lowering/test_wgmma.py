@@ -331,3 +331,19 @@ def test_found_ugraphs_run_wgmma() -> None:
         )
         assert p.matmuls and all(mm.strategy == "wgmma" for mm in p.matmuls.values()), name
         assert not p.remarks
+
+
+def test_cost_model_facts() -> None:
+    """What the cost model charges a strategy's tensor cores: its tiles' padding (m to 64
+    rows for wgmma, to 16 for mma.sync); and the planner's strategies reach it."""
+    from mirage.passes.superoptimize.lowered import lowered_facts
+
+    assert matmul_plan.tensor_core_flops("wgmma", 2, 16, 48, 512) == 2 * 2 * 64 * 48 * 512
+    assert matmul_plan.tensor_core_flops("mma-sync", 2, 16, 48, 512) == 2 * 2 * 16 * 48 * 512
+    assert matmul_plan.tensor_core_flops("mma-sync", 1, 8, 12, 40) == 2 * 16 * 16 * 48
+    assert matmul_plan.tensor_core_flops("fma", 1, 64, 64, 64) == 0
+    f = get_func(parse_module(WGMMA.read_text()), "plain")
+    graph_op = graph_from_func(f).ops[-1]
+    facts = lowered_facts(graph_op, SM_90A)
+    assert facts is not None and facts.matmuls == ((2, "mma-sync"),)
+    assert facts.strategy(2) == "mma-sync" and facts.strategy(0) is None
