@@ -45,6 +45,8 @@ WGMMA_MAX_N = 256
 WGMMA_STORE_N = 128
 """Widest instruction of a matmul whose accumulator lives only for its task (64 f32
 registers a thread), so that its epilogue has registers left."""
+MAX_ACC_REGISTERS = 96
+"""f32 accumulator registers per thread that a matmul may keep across the loop."""
 ROW_GROUP_BYTES = 8 * SWIZZLE_BYTES
 """8 rows of a 128-byte panel: the stride between the 8-row core groups of a descriptor."""
 
@@ -128,6 +130,62 @@ def tensor_core_flops(strategy: str, batch: int, m: int, n: int, k: int) -> int:
     rows = WGMMA_M if strategy == WGMMA else 16
     m, n, k = -(-m // rows) * rows, -(-n // 8) * 8, -(-k // 16) * 16
     return 2 * batch * m * n * k
+
+
+# --- mma-sync: the split over warps ---------------------------------------------------------
+
+
+def mma_sync_parts(
+    warps: int, nb: int, m16: int, n8: int, k16: int, allow_split_k: bool, resident: bool
+) -> tuple[int, int, int, int]:
+    """mma-sync: warps along (batch, m16 tiles, n8 tiles, k16 steps), all busy if possible,
+    few fragment loads; with `resident`, the accumulator fits MAX_ACC_REGISTERS."""
+    best: tuple[float, tuple[int, int, int, int]] | None = None
+    divisors = [d for d in range(1, warps + 1) if warps % d == 0]
+    for pb in divisors:
+        for pm in divisors:
+            for pn in divisors:
+                used = pb * pm * pn
+                if warps % used:
+                    continue
+                pk = warps // used if allow_split_k else 1
+                if pk > 1 and (k16 % pk or not allow_split_k):
+                    continue
+                if nb % pb or m16 % pm or n8 % pn:
+                    continue
+                bt, mt, nt = nb // pb, m16 // pm, n8 // pn
+                kt = k16 // pk
+                if resident and bt * mt * nt * 4 > MAX_ACC_REGISTERS:
+                    continue
+                busy = pb * pm * pn * pk
+                mmas = bt * mt * nt * kt
+                loads = bt * kt * (mt + (nt + 1) // 2)
+                cost = mmas + 0.5 * loads + (40.0 if pk > 1 else 0.0)
+                cost *= warps / busy
+                if best is None or cost < best[0]:
+                    best = (cost, (pb, pm, pn, pk))
+    if best is None:
+        return (1, 1, 1, 1)
+    return best[1]
+
+
+def mma_sync_tiles(
+    batch: tuple[int, ...],
+    m: int,
+    n: int,
+    k: int,
+    parts: tuple[int, int, int, int],
+    tensor_core: bool,
+) -> tuple[int, int, int, int]:
+    """(batches, m16 tiles, n8 tiles, k16 steps) per warp (no k steps for fma)."""
+    nb = math.prod(batch)
+    pb, pm, pn, pk = parts
+    return (
+        math.ceil(nb / pb),
+        math.ceil(math.ceil(m / 16) / pm),
+        math.ceil(math.ceil(n / 8) / pn),
+        math.ceil(k // 16 / pk) if tensor_core else 0,
+    )
 
 
 # --- wgmma: the split over warpgroups, the instructions, the descriptors ---------------------
@@ -275,6 +333,8 @@ __all__ = [
     "decode_descriptor",
     "encode_descriptor",
     "misfit",
+    "mma_sync_parts",
+    "mma_sync_tiles",
     "tensor_core_flops",
     "wgmma_a_descriptor",
     "wgmma_instruction_n",

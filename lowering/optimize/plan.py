@@ -44,8 +44,7 @@ ELEMENT_READERS = ELEMENTWISE_CLASS | {
 """Ops that read their operands element by element (so a fused producer can be
 computed where they read it)."""
 
-MAX_ACC_REGISTERS = 96
-"""f32 accumulator registers per thread that a matmul may keep across the loop."""
+MAX_ACC_REGISTERS = matmul_plan.MAX_ACC_REGISTERS
 MAX_CHUNK_REGISTERS = 32
 """f32 accumulator registers per thread for one register block of a matmul."""
 PIPELINE_BYTES_IN_FLIGHT = 96 * 1024
@@ -150,13 +149,8 @@ class MatmulPlan:
         a thread keeps 4 f32 of the accumulator per (batch, m tile, n8 tile)."""
         if self.wgmma:
             return matmul_plan.wgmma_tiles(self.batch, self.m, self.n, self.k, self.parts)
-        nb = math.prod(self.batch)
-        pb, pm, pn, pk = self.parts
-        return (
-            math.ceil(nb / pb),
-            math.ceil(math.ceil(self.m / 16) / pm),
-            math.ceil(math.ceil(self.n / 8) / pn),
-            math.ceil(self.k // 16 / pk) if self.tensor_core else 0,
+        return matmul_plan.mma_sync_tiles(
+            self.batch, self.m, self.n, self.k, self.parts, self.tensor_core
         )
 
 
@@ -278,39 +272,6 @@ def _uses(graph: Graph) -> dict[int, list[tuple[int, Op]]]:
 
 def broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return shapes.broadcast(a[:-2], b[:-2]) if len(a) > 2 else ()
-
-
-def _choose_parts(
-    warps: int, nb: int, m16: int, n8: int, k16: int, allow_split_k: bool, resident: bool
-) -> tuple[int, int, int, int]:
-    """Warps along (batch, m, n, k): all warps busy if possible, few fragment loads."""
-    best: tuple[float, tuple[int, int, int, int]] | None = None
-    divisors = [d for d in range(1, warps + 1) if warps % d == 0]
-    for pb in divisors:
-        for pm in divisors:
-            for pn in divisors:
-                used = pb * pm * pn
-                if warps % used:
-                    continue
-                pk = warps // used if allow_split_k else 1
-                if pk > 1 and (k16 % pk or not allow_split_k):
-                    continue
-                if nb % pb or m16 % pm or n8 % pn:
-                    continue
-                bt, mt, nt = nb // pb, m16 // pm, n8 // pn
-                kt = k16 // pk
-                if resident and bt * mt * nt * 4 > MAX_ACC_REGISTERS:
-                    continue
-                busy = pb * pm * pn * pk
-                mmas = bt * mt * nt * kt
-                loads = bt * kt * (mt + (nt + 1) // 2)
-                cost = mmas + 0.5 * loads + (40.0 if pk > 1 else 0.0)
-                cost *= warps / busy
-                if best is None or cost < best[0]:
-                    best = (cost, (pb, pm, pn, pk))
-    if best is None:
-        return (1, 1, 1, 1)
-    return best[1]
 
 
 class Planner:
@@ -555,12 +516,14 @@ class Planner:
             split_ok = split_ok and not (
                 mm.mode == "accumulate" and self._chain(mm.result)[-1] != mm.result
             )
-            mm.parts = _choose_parts(p.warps, nb, m16, n8, k16, split_ok, mm.mode == "regs")
+            mm.parts = matmul_plan.mma_sync_parts(
+                p.warps, nb, m16, n8, k16, split_ok, mm.mode == "regs"
+            )
             if mm.mode == "regs":
                 bt, mt, nt, _ = mm.tiles
                 if bt * mt * nt * 4 > MAX_ACC_REGISTERS:
                     mm.mode = "accumulate"
-                    mm.parts = _choose_parts(p.warps, nb, m16, n8, k16, True, False)
+                    mm.parts = matmul_plan.mma_sync_parts(p.warps, nb, m16, n8, k16, True, False)
         for v in range(len(g.args), g.num_values):
             if v in p.virtual:
                 continue
