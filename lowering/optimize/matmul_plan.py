@@ -235,6 +235,30 @@ def wgmma_parts(
     return None if best is None else best[1]
 
 
+def wgmma_chain_parts(
+    groups: int, nb: int, m: int, n1: int, n2: int, resident_limit: int
+) -> tuple[int, int, int, int] | None:
+    """A chain S = A B, e = f(S), O += e V on wgmma: warpgroups along (batch, m64 tiles)
+    only, each with all of S's n1 columns (the k of the second matmul) in one instruction
+    and all of O's n2. S lives for one m64 tile at a time (at most 64 f32 a thread), O
+    across the loop (at most `resident_limit`). None where no split fits."""
+    if n1 > WGMMA_STORE_N or n1 % 16:
+        return None
+    m64 = math.ceil(m / WGMMA_M)
+    best: tuple[int, tuple[int, int, int, int]] | None = None
+    for pb in (d for d in range(1, nb + 1) if nb % d == 0):
+        for pm in (d for d in range(1, m64 + 1) if m64 % d == 0):
+            used = pb * pm
+            if used > groups or groups % used:
+                continue
+            units = (nb // pb) * (m64 // pm)
+            if units * n2 // 2 > resident_limit:
+                continue
+            if best is None or used > best[0]:
+                best = (used, (pb, pm, 1, 1))
+    return None if best is None else best[1]
+
+
 def wgmma_tiles(
     batch: tuple[int, ...], m: int, n: int, k: int, parts: tuple[int, int, int, int]
 ) -> tuple[int, int, int, int]:
@@ -337,6 +361,7 @@ __all__ = [
     "mma_sync_tiles",
     "tensor_core_flops",
     "wgmma_a_descriptor",
+    "wgmma_chain_parts",
     "wgmma_instruction_n",
     "wgmma_parts",
     "wgmma_tiles",

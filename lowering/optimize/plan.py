@@ -438,8 +438,8 @@ class Planner:
         nothing else but an accum_sum_last: e never leaves registers."""
         p = self.plan
         for m1 in p.matmuls.values():
-            # the chain's registers are mma.sync fragments
-            if m1.strategy != matmul_plan.MMA_SYNC or m1.mode != "store" or m1.target == m1.result:
+            # the chain's registers are tensor-core fragments: both matmuls of one strategy
+            if not m1.tensor_core or m1.mode != "store" or m1.target == m1.result:
                 continue
             e = m1.target
             uses = self.uses.get(e, [])
@@ -456,12 +456,29 @@ class Planner:
             m2 = m2s[0]
             e_type = p.graph.type_of(e)
             if (
-                m2.strategy != matmul_plan.MMA_SYNC
+                m2.strategy != m1.strategy
                 or m2.mode != "regs"
                 or e_type.dtype not in ("f16", "bf16")
             ):
                 continue
             if (m1.batch, m1.m) != (m2.batch, m2.m) or m1.n != m2.k or m1.n % 16:
+                continue
+            if m1.wgmma:
+                parts = matmul_plan.wgmma_chain_parts(
+                    matmul_plan.warpgroups(p.threads),
+                    math.prod(m1.batch),
+                    m1.m,
+                    m1.n,
+                    m2.n,
+                    MAX_ACC_REGISTERS,
+                )
+                if parts is None:
+                    continue
+                m1.parts = m2.parts = parts
+                m1.chain_next, m2.chain_prev = m2.op, m1.op
+                if sums:
+                    m1.rowsum = self._result(sums[0][0])
+                p.virtual.add(e)
                 continue
             nb, m16 = math.prod(m1.batch), math.ceil(m1.m / 16)
             parts = next(
@@ -502,7 +519,8 @@ class Planner:
                     self.ldmatrix_values.add(twin)
         for mm in p.matmuls.values():
             if mm.wgmma:
-                self._wgmma_parts(mm)
+                if mm.chain_next < 0 and mm.chain_prev < 0:  # a chain's split is set
+                    self._wgmma_parts(mm)
                 continue
             if not mm.tensor_core or mm.chain_next >= 0 or mm.chain_prev >= 0:
                 continue
@@ -556,7 +574,8 @@ class Planner:
                 # descriptors read 128-byte-swizzled panels: B always, A where it is read
                 # through one
                 swizzled = [mm.b]
-                if matmul_plan.wgmma_a_descriptor(mm.m, mm.k, mm.ab_type):
+                a_in_tile = mm.chain_prev < 0  # a chain's second A never leaves registers
+                if a_in_tile and matmul_plan.wgmma_a_descriptor(mm.m, mm.k, mm.ab_type):
                     swizzled.append(mm.a)
                 for v in swizzled:
                     t = p.tiles[v]

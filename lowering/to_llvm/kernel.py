@@ -783,10 +783,18 @@ class KernelEmitter:
             fma.emit(self, mm)
 
     def _t_chain(self, task: Task) -> None:
-        mma_sync.MmaEmitter(self, self.plan.matmuls[task.op]).chain()
+        mm = self.plan.matmuls[task.op]
+        if mm.wgmma:
+            wgmma.WgmmaEmitter(self, mm).chain()
+        else:
+            mma_sync.MmaEmitter(self, mm).chain()
 
     def _t_rowsum(self, task: Task) -> None:
-        mma_sync.MmaEmitter(self, self.plan.matmuls[task.op]).rowsum_out()
+        mm = self.plan.matmuls[task.op]
+        if mm.wgmma:
+            wgmma.WgmmaEmitter(self, mm).rowsum_out()
+        else:
+            mma_sync.MmaEmitter(self, mm).rowsum_out()
 
     def _t_materialize(self, task: Task) -> None:
         mm = self.plan.matmuls[task.op]

@@ -27,6 +27,7 @@ from xdsl.ir import SSAValue
 
 from mirage.dialects import nvvm
 from mirage.lowering.optimize import matmul_plan
+from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.matmul_plan import Descriptor, encode_descriptor
 from mirage.lowering.optimize.plan import MatmulPlan
 from mirage.lowering.to_llvm.builder import Int, broadcast_coords, row_major_coords
@@ -49,7 +50,8 @@ class WgmmaEmitter:
         self.b = k.b
         self.mm = mm
         plan = k.plan
-        self.a_tile = plan.tiles[mm.a]
+        a_tile = plan.tiles.get(mm.a)  # none when A comes from registers (a chain)
+        self.a_tile = a_tile if a_tile is not None else Tile((1, 1), mm.ab_type, 1)
         self.b_tile = plan.tiles[mm.b]
         self.a_desc = bool(self.a_tile.swizzle) and matmul_plan.wgmma_a_descriptor(
             mm.m, mm.k, mm.ab_type
@@ -209,6 +211,107 @@ class WgmmaEmitter:
                             lambda e, done=done: done[e],
                             lambda coords, x: self.k.write_result(mm, coords, x, 0),
                         )
+
+    def chain(self) -> None:
+        """S = A B (one instruction of all n1 columns a k16 step), its epilogue e = f(S) in
+        registers, then O += e V with e's registers as the second matmul's A operand (the
+        accumulator of m64nN is, per warp, that of N/8 m16n8 tiles, whose pairs packed are
+        the A fragment of m64k16), and e's row sums accumulated in registers."""
+        b = self.b
+        k = self.k
+        m1 = self.mm
+        m2 = k.plan.matmuls[m1.chain_next]
+        second = WgmmaEmitter(k, m2)
+        assert self.width == m1.n, "the chain's first matmul is one instruction wide"
+        e_value = m1.target
+        e_index = k.producer[e_value][0]
+        e_dtype = k.graph.type_of(e_value).dtype
+        e_result = k.results_of(e_index).index(e_value)
+        acc2 = k.acc_slots[m2.op]
+        sums = k.rowsum_slots.get(m1.op)
+        lane = k.lane
+        pack = nvvm.CvtF32x2ToBf16x2Op if e_dtype == "bf16" else nvvm.CvtF32x2ToF16x2Op
+        padded = m1.m % matmul_plan.WGMMA_M != 0
+        with b.if_(self._guard()):
+            for ib in range(self.bt):
+                batch = self._batch(ib)
+                for i in range(self.mt):
+                    mtile = self._mtile(i)
+                    b.emit(nvvm.WgmmaFenceOp())
+                    s = self._steps(batch, mtile, 0, [b.f32(0.0)] * (m1.n // 2))
+                    s = self._wait(s)
+                    m16 = b.add(b.mul(mtile, WARPS_PER_GROUP), self.wq)
+                    packed: dict[tuple[int, int], SSAValue] = {}
+                    partial = [b.f32(0.0), b.f32(0.0)]
+                    for j in range(m1.n // 8):
+                        for h in range(2):
+                            row = b.add(b.add(b.mul(m16, 16), b.lshr(lane, 2)), 8 * h)
+                            pair: list[SSAValue] = []
+                            for c in range(2):
+                                col = b.add(j * 8, b.add(b.mul(b.and_(lane, 3), 2), c))
+                                rd = k.reader({m1.result: s[4 * j + 2 * h + c]})
+                                x = rd.apply(e_index, [*batch, row, col])[e_result]
+                                pair.append(x)
+                                if padded:  # rows past m repeat the last one: not summed
+                                    ok = b.icmp("ult", row, m1.m)
+                                    x = b.select(ok, x, b.f32(0.0))  # type: ignore[arg-type]
+                                partial[h] = b.fadd(partial[h], x)
+                            packed[(j, h)] = b._r(pack(pair[0], pair[1]))  # pyright: ignore[reportPrivateUsage]
+                    if sums is not None:
+                        for h in range(2):
+                            slot = b.slot(sums, (ib * self.mt + i) * 2 + h, f32)
+                            b.store(b.fadd(b.load(f32, slot, 4), partial[h]), slot, 4)
+                    # O += e V: k walks e's columns 16 at a time, from registers
+                    first = second._slot(ib, i, 0)  # pyright: ignore[reportPrivateUsage]
+                    count = second.nt * 4
+                    ptrs = [b.slot(acc2, first + e, f32) for e in range(count)]
+                    for c2 in range(second.nt * 8 // second.width):
+                        part = ptrs[c2 * second.width // 2 : (c2 + 1) * second.width // 2]
+                        acc = [b.load(f32, q, 4) for q in part]
+                        n0 = second._n0(c2)  # pyright: ignore[reportPrivateUsage]
+                        for step in range(m1.n // 16):
+                            a = [
+                                packed[(2 * step, 0)],
+                                packed[(2 * step, 1)],
+                                packed[(2 * step + 1, 0)],
+                                packed[(2 * step + 1, 1)],
+                            ]
+                            b.emit(nvvm.WgmmaFenceOp())  # e's registers were just written
+                            desc_b = second._b_operand(batch, n0, step * 16)  # pyright: ignore[reportPrivateUsage]
+                            op = nvvm.WgmmaMmaAsyncOp(
+                                acc, a, desc_b, second.width, m2.ab_type, trans_b=True
+                            )
+                            res = b._r(op)  # pyright: ignore[reportPrivateUsage]
+                            acc = [b.extract(res, e, f32) for e in range(second.width // 2)]
+                        for q, x in zip(part, acc, strict=True):
+                            b.store(x, q, 4)
+                    done = self._wait([b.load(f32, q, 4) for q in ptrs])
+                    for q, x in zip(ptrs, done, strict=True):
+                        b.store(x, q, 4)
+
+    def rowsum_out(self) -> None:
+        """After the loop: each quad of lanes adds its row sums of the chain's e and writes
+        them (every lane shuffles; the writes are guarded)."""
+        b = self.b
+        k = self.k
+        mm = self.mm
+        sums = k.rowsum_slots[mm.op]
+        lane = k.lane
+        guard = self._guard()
+        for ib in range(self.bt):
+            batch = self._batch(ib)
+            for i in range(self.mt):
+                m16 = b.add(b.mul(self._mtile(i), WARPS_PER_GROUP), self.wq)
+                for h in range(2):
+                    x = b.load(f32, b.slot(sums, (ib * self.mt + i) * 2 + h, f32), 4)
+                    x = b.fadd(x, b.shfl_bfly(x, 1))
+                    x = b.fadd(x, b.shfl_bfly(x, 2))
+                    row = b.add(b.add(b.mul(m16, 16), b.lshr(lane, 2)), 8 * h)
+                    ok = b.and1(guard, b.icmp("eq", b.and_(lane, 3), 0))
+                    if mm.m % matmul_plan.WGMMA_M:
+                        ok = b.and1(ok, b.icmp("ult", row, mm.m))
+                    with b.if_(ok):
+                        k.store_tile(mm.rowsum, [*batch, row, 0], x)
 
     def materialize(self) -> None:
         """After the loop: the register accumulator to its tile."""

@@ -39,10 +39,15 @@ ROOT = Path(__file__).parent.parent.parent
 
 
 def _plan(
-    path: Path, func: str, matmuls: str, target: Any = SM_90A, loads: str = "cp-async"
+    path: Path,
+    func: str,
+    matmuls: str,
+    target: Any = SM_90A,
+    loads: str = "cp-async",
+    kernel: int = -1,
 ) -> Plan:
     f = get_func(parse_module(path.read_text()), func)
-    graph_op = graph_from_func(f).ops[-1]
+    graph_op = [op for op in graph_from_func(f).ops if op.kind == "graph"][kernel]
     assert graph_op.kind == "graph" and graph_op.body is not None
     return plan_graph_op(
         graph_op.body,
@@ -246,6 +251,21 @@ def test_wgmma_falls_back_in_a_planned_graph() -> None:
     p = plan_graph_op(graph_op.body, (5, 3, 1), (128, 1, 1), 2, SM_90A, matmuls="wgmma")
     assert [mm.strategy for mm in p.matmuls.values()] == ["fma"]
     assert len(p.remarks) == 1 and "runs fma" in p.remarks[0]
+
+
+def test_chain_on_wgmma() -> None:
+    """matmul -> exp -> matmul with e read by nothing else but its row sums: e stays in
+    registers as the second wgmma's A operand, both matmuls split over warpgroups alike."""
+    p = _plan(DATA / "chain.mlir", "chain", "wgmma", kernel=0)
+    m1, m2 = p.matmuls.values()
+    assert (m1.strategy, m2.strategy) == ("wgmma", "wgmma")
+    assert m1.chain_next == m2.op and m2.chain_prev == m1.op and m1.rowsum >= 0
+    assert m1.parts == m2.parts == (1, 1, 1, 1) and m2.mode == "regs"
+    assert m2.a in p.virtual and m2.a not in p.tiles
+    # S of more than 128 columns a thread would hold too long: no chain
+    assert matmul_plan.wgmma_chain_parts(1, 1, 64, 256, 64, 96) is None
+    assert matmul_plan.wgmma_chain_parts(2, 2, 64, 64, 64, 96) == (2, 1, 1, 1)
+    assert matmul_plan.wgmma_chain_parts(1, 4, 64, 64, 64, 96) is None  # 4 x 32 registers
 
 
 def test_unknown_matmuls_is_an_error() -> None:

@@ -1,6 +1,7 @@
 """The wgmma matmul strategy on a GPU (sm_90a): plain matmuls of several m, n, k (not the
-benchmarks' shapes), a matmul with a fused epilogue, batched and running-maximum forms, and
-the rmsnorm_linear and gqa μGraphs the search found, built with `matmuls=wgmma`, run on
+benchmarks' shapes), a matmul with a fused epilogue, batched and running-maximum forms, a
+matmul -> exp -> matmul chain through registers, and the rmsnorm_linear, gqa and qknorm
+μGraphs the search found, built with `matmuls=wgmma`, run on
 fresh random inputs with outputs poisoned, against float64 (skipped without an sm_90
 device)."""
 
@@ -30,12 +31,14 @@ CASES = [
     (WGMMA, "epilogue", "tma"),
     (WGMMA, "epilogue", "cp-async"),
     (WGMMA, "batched_max", "cp-async"),
+    (DATA / "chain.mlir", "chain", "cp-async"),
     (TMA, "stream", "tma"),
     (TMA, "running_max", "tma"),
     (FOUND / "rmsnorm_linear_b1.mlir", "ugraph", "tma"),
     (FOUND / "rmsnorm_linear_b8.mlir", "ugraph", "tma"),
     (FOUND / "gqa_b1.mlir", "ugraph", "tma"),
     (FOUND / "gqa_b8.mlir", "ugraph", "tma"),
+    (FOUND / "qknorm_b8.mlir", "ugraph", "tma"),
 ]
 
 

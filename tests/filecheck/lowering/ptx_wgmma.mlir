@@ -2,6 +2,7 @@
 // RUN: mirage-opt %S/../../lowering/data/wgmma.mlir -p "plan-ugraph{arch=sm_90a loads=tma matmuls=wgmma}" | FileCheck %s --check-prefix=PLAN
 // RUN: mirage-opt %S/../../lowering/data/wgmma.mlir -p "plan-ugraph{arch=sm_90 matmuls=wgmma}" | FileCheck %s --check-prefix=SM90
 // RUN: mirage-opt %S/../../lowering/data/wgmma.mlir -t "ptx{arch=sm_90a}" | FileCheck %s --check-prefix=DEFAULT
+// RUN: mirage-opt %S/../../lowering/data/chain.mlir -t "ptx{arch=sm_90a matmuls=wgmma}" | FileCheck %s --check-prefix=CHAIN
 // RUN: not mirage-opt %S/../../lowering/data/wgmma.mlir -t "ptx{matmuls=tensor-cores}" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not mirage-opt %S/../../lowering/data/wgmma.mlir -p "lower-to-llvm{matmuls=mma_sync}" 2>&1 | FileCheck %s --check-prefix=BAD2
 
@@ -44,6 +45,22 @@
 
 // CHECK-LABEL: .entry batched_max_k0(
 // CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+
+// S = Q K on wgmma, exp(S) packed to f16 pairs in registers, then O += exp(S) V with
+// those registers as A (a fence before each, as they were just written)
+// CHAIN-LABEL: .entry chain_k0(
+// CHAIN: wgmma.fence.sync.aligned;
+// CHAIN-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, da, db, p, 1, 1, 0, 1;
+// CHAIN: wgmma.wait_group.sync.aligned 0;
+// CHAIN: ex2.approx
+// CHAIN: cvt.rn.f16x2.f32
+// CHAIN: wgmma.fence.sync.aligned;
+// CHAIN-NEXT: // end inline asm
+// CHAIN: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, {{{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+}}}, db, p, 1, 1, 1;
+// CHAIN-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, {{{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+}}}, db
+// CHAIN: wgmma.wait_group.sync.aligned 0;
+// the row sums: a quad's lanes combine theirs
+// CHAIN: shfl.sync.bfly.b32
 
 // PLAN-LABEL: func.func @plain
 // PLAN: mirage.tile = #mirage.tile<64x64xf16, offset {{[0-9]+}}, stages 3, swizzle 128>
