@@ -974,7 +974,16 @@ def plan_graph_op(
     loads: str = load_plan.CP_ASYNC,
     matmuls: str = matmul_plan.AUTO,
 ) -> Plan:
-    return Planner(body, grid, block, loops, target, stages, loads, matmuls).run()
+    try:
+        return Planner(body, grid, block, loops, target, stages, loads, matmuls).run()
+    except PlanError as e:
+        if matmul_plan.check_matmuls(matmuls) != matmul_plan.WGMMA:
+            raise
+        # wgmma's operand tiles (whole 128-byte panels) can need more shared memory than
+        # the padded ones of mma.sync: the kernel falls back as a whole
+        plan = Planner(body, grid, block, loops, target, stages, loads, matmul_plan.AUTO).run()
+        plan.remarks.append(f"wgmma: {e}: the kernel plans with matmuls={matmul_plan.AUTO}")
+        return plan
 
 
 __all__ = [

@@ -367,3 +367,19 @@ def test_cost_model_facts() -> None:
     facts = lowered_facts(graph_op, SM_90A)
     assert facts is not None and facts.matmuls == ((2, "mma-sync"),)
     assert facts.strategy(2) == "mma-sync" and facts.strategy(0) is None
+
+
+def test_a_kernel_too_large_for_wgmma_falls_back() -> None:
+    """wgmma's operand tiles take whole 128-byte panel rows (skinny's 96-column B: 128 bytes
+    a row where mma.sync pads to 208): where 6 stages of them cannot fit, the kernel plans
+    as without wgmma, and says why."""
+    f = get_func(parse_module(WGMMA.read_text()), "skinny")
+    graph_op = graph_from_func(f).ops[-1]
+    assert graph_op.body is not None
+    p = plan_graph_op(graph_op.body, (16, 1, 1), (128, 1, 1), 6, SM_90A, 6, matmuls="wgmma")
+    assert [mm.strategy for mm in p.matmuls.values()] == ["mma-sync"]
+    assert len(p.remarks) == 1 and p.remarks[0].startswith("wgmma: block graph needs")
+    assert p.remarks[0].endswith(": the kernel plans with matmuls=auto")
+    # 4 stages fit on wgmma
+    p = plan_graph_op(graph_op.body, (16, 1, 1), (128, 1, 1), 6, SM_90A, 4, matmuls="wgmma")
+    assert [mm.strategy for mm in p.matmuls.values()] == ["wgmma"] and not p.remarks
