@@ -107,6 +107,9 @@ def plan_for(op: Op, target: Target, loads: str | None = None, matmuls: str | No
         if planned != target.name:
             raise PlanError(f"planned for {planned}, lowered for {target.name}")
         plan = decode(op, recorded)
+        remarks = op.annotation(REMARKS)
+        if isinstance(remarks, ArrayAttr):
+            plan.remarks = [r.data for r in remarks.data if isinstance(r, StringAttr)]
         forced = stages_override(op)
         if forced is not None and forced != plan.stages:
             raise PlanError(

@@ -574,7 +574,8 @@ TENSOR_MAPS = "mirage.tensor_maps"
 """On a `gpu.launch_func`: the `TensorMapAttr`s its kernel takes after the pointers."""
 STAGES, SMEM_BYTES, BARRIERS = "mirage.stages", "mirage.smem_bytes", "mirage.barriers"
 REMARKS = "mirage.remarks"
-"""On a `kernel.graph`: what the planner did otherwise than asked, and why (for the reader)."""
+"""On a `kernel.graph` (and its `gpu.launch_func`): what the planner did otherwise than
+asked, and why (for the reader)."""
 
 
 def encode(plan: Plan, set_attr: Callable[[int, str, Attribute], None]) -> PlanAttr:

@@ -34,7 +34,7 @@ from mirage.dialects.ugraph.convert import type_to_ir
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.lowering.optimize.annotate import LoweringError, plan_for
-from mirage.lowering.optimize.decisions import TENSOR_MAPS, TensorMapAttr
+from mirage.lowering.optimize.decisions import REMARKS, TENSOR_MAPS, TensorMapAttr
 from mirage.lowering.optimize.plan import PlanError
 from mirage.lowering.optimize.wrap import wrap_graph
 from mirage.lowering.to_llvm.builder import GLOBAL_PTR
@@ -120,6 +120,8 @@ def lower_function(
         maps = plan.tensor_maps()
         if maps:
             launch.attributes[TENSOR_MAPS] = ArrayAttr([TensorMapAttr.of(m) for m in maps])
+        if plan.remarks:  # what the kernel does otherwise than asked, kept for the reader
+            launch.attributes[REMARKS] = ArrayAttr([StringAttr(r) for r in plan.remarks])
     entry.add_op(func.ReturnOp())
     return lowered
 

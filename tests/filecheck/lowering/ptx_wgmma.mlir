@@ -1,6 +1,7 @@
 // RUN: mirage-opt %S/../../lowering/data/wgmma.mlir -t "ptx{arch=sm_90a loads=tma matmuls=wgmma}" | FileCheck %s
 // RUN: mirage-opt %S/../../lowering/data/wgmma.mlir -p "plan-ugraph{arch=sm_90a loads=tma matmuls=wgmma}" | FileCheck %s --check-prefix=PLAN
 // RUN: mirage-opt %S/../../lowering/data/wgmma.mlir -p "plan-ugraph{arch=sm_90 matmuls=wgmma}" | FileCheck %s --check-prefix=SM90
+// RUN: mirage-opt %S/../../lowering/data/wgmma.mlir -p "lower-to-llvm{arch=sm_90 matmuls=wgmma}" | FileCheck %s --check-prefix=LAUNCH
 // RUN: mirage-opt %S/../../lowering/data/wgmma.mlir -t "ptx{arch=sm_90a}" | FileCheck %s --check-prefix=DEFAULT
 // RUN: mirage-opt %S/../../lowering/data/chain.mlir -t "ptx{arch=sm_90a matmuls=wgmma}" | FileCheck %s --check-prefix=CHAIN
 // RUN: not mirage-opt %S/../../lowering/data/wgmma.mlir -t "ptx{matmuls=tensor-cores}" 2>&1 | FileCheck %s --check-prefix=BAD
@@ -78,6 +79,10 @@
 // sm_90 (not sm_90a) has no wgmma: mma.sync, and the graph says why
 // SM90: mirage.remarks = ["matmul op 2: wgmma: sm_90 has no wgmma (sm_90a only): runs mma-sync"]
 // SM90: mirage.mma = #mirage.mma<mma.sync.m16n8k16 warps
+
+// the lowered launch keeps the remark
+// LAUNCH: kernel = @mirage_kernels::@plain_k0
+// LAUNCH-SAME: mirage.remarks = ["matmul op 2: wgmma: sm_90 has no wgmma (sm_90a only): runs mma-sync"]
 
 // unasked, matmuls run on mma.sync as before
 // DEFAULT-NOT: wgmma
