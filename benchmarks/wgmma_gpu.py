@@ -70,6 +70,7 @@ CASES = (
     ),
     Case("gqa b1", FOUND / "gqa_b1.mlir", "ugraph", BenchCase.parse("gqa:b1")),
     Case("gqa b8", FOUND / "gqa_b8.mlir", "ugraph", BenchCase.parse("gqa:b8")),
+    Case("qknorm b8", FOUND / "qknorm_b8.mlir", "ugraph", BenchCase.parse("qknorm:b8")),
 )
 
 
