@@ -99,6 +99,7 @@ class TileAttr(ParametrizedAttribute):
     factor: FloatData
     eps: FloatData
     swizzle: IntAttr
+    transposed: IntAttr
 
     @staticmethod
     def of(tile: Tile) -> TileAttr:
@@ -114,6 +115,7 @@ class TileAttr(ParametrizedAttribute):
             FloatData(factor),
             FloatData(eps),
             IntAttr(tile.swizzle),
+            IntAttr(int(tile.transposed)),
         )
 
     def tile(self) -> Tile:
@@ -126,6 +128,7 @@ class TileAttr(ParametrizedAttribute):
             finalize=(self.finalize.data, self.factor.data, self.eps.data),
             offset=self.offset.data,
             swizzle=self.swizzle.data,
+            transposed=bool(self.transposed.data),
         )
 
     def verify(self) -> None:
@@ -136,6 +139,12 @@ class TileAttr(ParametrizedAttribute):
             raise VerifyException(
                 f"a tile's swizzle must be 0 or {SWIZZLE_BYTES}, got {self.swizzle.data}"
             )
+        if self.transposed.data not in (0, 1):
+            raise VerifyException(
+                f"a tile's transposed flag must be 0 or 1, got {self.transposed.data}"
+            )
+        if self.transposed.data and (len(self.shape.data) < 2 or self.swizzle.data):
+            raise VerifyException("a transposed tile must have 2 or more dims and no swizzle")
         if self.swizzle.data:
             shape = _values(self.shape)
             tile = self.tile()
@@ -149,7 +158,9 @@ class TileAttr(ParametrizedAttribute):
         shape = _values(self.shape)
         text = "x".join(str(d) for d in shape) + f"x{self.dtype.data}"
         text += f", offset {self.offset.data}"
-        if self.pitch.data != shape[-1]:
+        if self.transposed.data:
+            text += ", transposed"
+        if self.pitch.data != self.tile().natural_pitch:
             text += f", pitch {self.pitch.data}"
         if self.planes.data != 1:
             text += f", planes {self.planes.data}"
@@ -169,15 +180,18 @@ class TileAttr(ParametrizedAttribute):
         dims, element = parser.parse_ranked_shape()
         fields = {
             "offset": -1,
-            "pitch": dims[-1] if dims else 1,
+            "pitch": -1,
             "planes": 1,
             "stages": 1,
             "swizzle": 0,
         }
         finalize, factor, eps = "", 1.0, 0.0
+        transposed = 0
         while parser.parse_optional_punctuation(",") is not None:
             key = parser.parse_identifier()
-            if key in FINALIZE[1:]:
+            if key == "transposed":
+                transposed = 1
+            elif key in FINALIZE[1:]:
                 finalize, factor = key, parser.parse_float()
             elif key == "eps":
                 eps = parser.parse_float()
@@ -186,6 +200,9 @@ class TileAttr(ParametrizedAttribute):
             else:
                 parser.raise_error(f"unknown tile field '{key}'")
         parser.parse_punctuation(">")
+        if fields["pitch"] < 0:  # unpadded: the length of a row in shared memory
+            row = -2 if transposed and len(dims) >= 2 else -1
+            fields["pitch"] = dims[row] if dims else 1
         return [
             _ints(dims),
             StringAttr(dtype_name(element)),
@@ -197,6 +214,7 @@ class TileAttr(ParametrizedAttribute):
             FloatData(factor),
             FloatData(eps),
             IntAttr(fields["swizzle"]),
+            IntAttr(transposed),
         ]
 
 

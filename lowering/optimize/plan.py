@@ -582,6 +582,7 @@ class Planner:
                     t.swizzle = SWIZZLE_BYTES
                     t.pitch = t.panel_elems
                     t.__post_init__()
+        self._transpose_viewed_operands()
         for i, op in enumerate(g.ops):
             if op.kind == "accum_rescale":
                 m = p.new_value()
@@ -589,6 +590,36 @@ class Planner:
                 p.tiles[m] = self._tile(
                     g.type_of(op.operands[1]).shape, "f32", m, 1, ("", 1.0, 0.0)
                 )
+
+    def _transpose_viewed_operands(self) -> None:
+        """An input tile that is a transposed view of its tensor (the tile's last dim strided,
+        the one before it contiguous: `x @ W.T` as nn.Linear writes it) and that only
+        mma.sync reads as its B operand is stored transposed: copied in the tensor's own
+        order, 16 bytes at a time instead of one element, and read by ldmatrix without
+        its transpose."""
+        p = self.plan
+        g = p.graph
+        b_of = {mm.op: mm for mm in p.matmuls.values()}
+        for i, op in enumerate(g.ops):
+            if op.kind != "input" or not op.viewed:
+                continue
+            v = self._result(i)
+            t = p.tiles.get(v)
+            if t is None or t.swizzle or len(t.shape) < 2 or t.shape[-1] == 1:
+                continue
+            _, strides = op.layout(g.type_of(op.operands[0]).shape)
+            if strides[-2] != 1 or strides[-1] == 1 or t.shape[-2] == 1:
+                continue
+            uses = self.uses.get(v, [])
+            readers = [b_of.get(j) for j, _ in uses]
+            if not uses or not all(
+                mm is not None and mm.strategy == matmul_plan.MMA_SYNC and mm.b == v and mm.a != v
+                for mm in readers
+            ):
+                continue
+            t.transposed = True
+            t.pitch = row_pitch(t.shape[-2], t.dtype, ldmatrix=True)
+            t.__post_init__()
 
     def _wgmma_parts(self, mm: MatmulPlan) -> None:
         """Warpgroups over (batch, m64 tiles, n); an accumulator kept across the loop must

@@ -89,14 +89,23 @@ class MmaEmitter:
         """B fragments (b0, b1) of n tile `ntile`, and of `ntile + 1` when `pair`."""
         b = self.b
         lane = self.k.lane
-        krow = b.add(k0, b.add(b.and_(lane, 7), b.mul(b.and_(b.lshr(lane, 3), 1), 8)))
+        # lanes 8 j .. 8 j + 7 address the rows of matrix j: (b0, b1) of n tile `ntile`,
+        # then of `ntile + 1`; b0 holds k0 .. k0 + 7, b1 k0 + 8 .. k0 + 15
+        half = b.mul(b.and_(b.lshr(lane, 3), 1), 8)
         col = b.mul(ntile, 8)
         if pair:
             col = b.add(col, b.mul(b.lshr(lane, 4), 8))
+        if self.b_tile.transposed:
+            # rows of n in shared memory, k contiguous: what mma's B fragment holds as is
+            krow = b.add(k0, half)
+            col = b.add(col, b.and_(lane, 7))
+        else:
+            krow = b.add(k0, b.add(b.and_(lane, 7), half))
         coords = [*broadcast_coords(batch, self.b_batch), krow, col]
         off = b.add(self.k.tile_base(self.mm.b), self.k.element_offset(self.b_tile, coords))
         num = 4 if pair else 2
-        res = b._r(nvvm.LdMatrixOp(self.k.smem_ptr(off), num, trans=True))  # pyright: ignore[reportPrivateUsage]
+        trans = not self.b_tile.transposed
+        res = b._r(nvvm.LdMatrixOp(self.k.smem_ptr(off), num, trans=trans))  # pyright: ignore[reportPrivateUsage]
         return [b.extract(res, i, i32) for i in range(num)]
 
     def _k_steps(

@@ -173,7 +173,9 @@ def cp_async_copy(k: KernelEmitter, v: int, iteration: Int, slot: Int) -> None:
     esize = t.esize
     origin, fstrides, gptr = tile_origin(k, v, iteration)
     base = _linear(b, origin, fstrides)
-    vec = vector_width(contiguous_run(t.shape, fstrides), esize)
+    # a transposed tile is walked in its tensor's order: chunks run along its dim -2
+    walk = (lambda xs: [*xs[:-2], xs[-1], xs[-2]]) if t.transposed else list
+    vec = vector_width(contiguous_run(t.storage_shape, walk(fstrides)), esize)
     nbytes = vec * esize
     tile_base: Int = t.offset
     if t.stages > 1:
@@ -192,7 +194,7 @@ def cp_async_copy(k: KernelEmitter, v: int, iteration: Int, slot: Int) -> None:
                 x = b.load(ty, b.gep(src, e * esize), esize)
                 b.store(x, b.gep(dst, e * esize), esize)
 
-    k.for_each_chunk(t.shape, vec, body)
+    k.for_each_chunk(t.storage_shape, vec, lambda coords: body(walk(coords)))
 
 
 def _hoisted(k: KernelEmitter) -> None:

@@ -52,16 +52,30 @@ VECTOR_ACCESS_BYTES = 16
 in the device tensor."""
 
 
-def _access_factor(op: Op, body: Graph) -> int:
+def _access_factor(op: Op, value: int, body: Graph, target: Target, threads: int) -> int:
     """How many times more accesses an input iterator's copy needs than 16-byte vectors: a
     view that reads the tile's last dim strided (a transposed operand) copies one element
-    per access. An estimate of the lost vector width, not fitted to measurements."""
+    per access, unless only mma.sync reads it as its B operand and the dim before is
+    contiguous: the planner then stores the tile transposed and copies it in the tensor's
+    order (`Tile.transposed`). An estimate of the lost vector width, not fitted to
+    measurements."""
     if not op.viewed:
         return 1
     _, strides = op.layout(body.type_of(op.operands[0]).shape)
     tile = op.results[0]
     if strides[-1] == 1 or tile.shape[-1] == 1:
         return 1
+    if len(tile.shape) >= 2 and strides[-2] == 1 and tile.shape[-2] > 1:
+        readers = [u for u in body.ops if value in u.operands]
+        if readers and all(
+            u.kind == "matmul"
+            and u.operands[1] == value
+            and u.operands[0] != value
+            and _strategy(body.type_of(u.operands[0]), tile, target, threads)
+            == matmul_plan.MMA_SYNC
+            for u in readers
+        ):
+            return 1
     return max(1, VECTOR_ACCESS_BYTES // DTYPE_BYTES[tile.dtype])
 
 
@@ -195,7 +209,11 @@ def graph_op_cost(
         times = loops if j < body.loop_end and j not in once else 1
         in_types = [body.type_of(v) for v in bop.operands]
         if bop.kind == "input":
-            tile_reads += times * bop.results[0].nbytes * _access_factor(bop, body)
+            tile_reads += (
+                times
+                * bop.results[0].nbytes
+                * _access_factor(bop, results[0], body, target, threads)
+            )
             smem_traffic += times * bop.results[0].nbytes
             continue
         if bop.kind == "output":
