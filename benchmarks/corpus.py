@@ -4,6 +4,8 @@ PyTorch writes them?
     python benchmarks/corpus.py [NAME ...] [--budget 120] [--workers 2] [--size small]
         [--md FILE] [--json FILE] [--seed 0]
     python3 benchmarks/corpus.py --gpu [NAME ...] [--budget 120]     # one NVIDIA GPU
+    python benchmarks/corpus.py --size f16 --save DIR                 # search here ...
+    python3 benchmarks/corpus.py --gpu --load DIR                     # ... run there
 
 For each program of `benchmarks/corpus/manifest.json` (default: all), the exported
 linalg-on-tensors file is imported (`convert-linalg-to-kernel`) and superoptimized as
@@ -20,6 +22,10 @@ GPU twice on fresh random inputs with its outputs poisoned against the PyTorch m
 float64, and times it, the eager module and torch.compile of the same module in the same
 run, by the method of `harness.py` (its error, 2-norm relative, must stay below 1e-2 in
 f16). Needs torch and torch-mlir; `--gpu` needs a CUDA device.
+
+`--save DIR` writes each found μGraph (`DIR/NAME_SIZE.mlir`, with its search seconds) and
+`--load DIR` takes them from there instead of searching, so that the search can run on one
+machine and the GPU measurement on another.
 """
 
 from __future__ import annotations
@@ -122,6 +128,43 @@ def superoptimize(func: Any, args: argparse.Namespace) -> Any:
     return next(op for op in module.ops if isinstance(op, FuncOp))
 
 
+SEARCH_SECONDS = "// search seconds: "
+
+
+def save_found(path: Path, func: Any, seconds: float) -> None:
+    """The found μGraph as a module of its own, its search time in a header line."""
+    from io import StringIO
+
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.printer import Printer
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    out = StringIO()
+    Printer(stream=out).print_op(ModuleOp([func.clone()]))
+    text = f"{SEARCH_SECONDS}{seconds:.1f}\n{out.getvalue()}\n"
+    partial = path.with_suffix(".partial")
+    partial.write_text(text)
+    partial.replace(path)  # never a half-written file where a reader looks
+
+
+def load_found(path: Path, name: str) -> tuple[Any, float]:
+    """The μGraph `save_found` wrote and the seconds its search took."""
+    from xdsl.dialects.func import FuncOp
+    from xdsl.parser import Parser
+
+    from mirage.tools.registry import make_context
+
+    if not path.is_file():
+        raise FileNotFoundError(f"no saved μGraph for {name} at {path}")
+    text = path.read_text()
+    head = text.splitlines()[0] if text else ""
+    seconds = float(head[len(SEARCH_SECONDS) :]) if head.startswith(SEARCH_SECONDS) else math.nan
+    module = Parser(make_context(), text, str(path)).parse_module()
+    func = next(op for op in module.ops if isinstance(op, FuncOp))
+    func.detach()
+    return func, seconds
+
+
 def torch_outputs(blocks: Any, block: Any, size: str, seed: int) -> tuple[list[Any], list[Any]]:
     """Random inputs (float64) and the module's outputs on them, in float64."""
     import torch
@@ -162,9 +205,15 @@ def measure(blocks: Any, entry: dict[str, Any], name: str, args: argparse.Namesp
         row.ops_in = len(before.ops)
         row.launches_in = launches(before)
         row.model_us_before = program_cost(before, target).seconds * 1e6
-        start = time.monotonic()
-        found = superoptimize(func, args)
-        row.search_s = time.monotonic() - start
+        saved = (args.load or args.save or Path()) / f"{name}_{size}.mlir"
+        if args.load:
+            found, row.search_s = load_found(saved, name)
+        else:
+            start = time.monotonic()
+            found = superoptimize(func, args)
+            row.search_s = time.monotonic() - start
+            if args.save:
+                save_found(saved, found, row.search_s)
         after = graph_from_func(found)
         row.launches_out = launches(after)
         row.reached = row.launches_out <= row.expert
@@ -287,6 +336,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--gpu", action="store_true", help="also run and time on the GPU")
     parser.add_argument("--md", type=Path, help="write the markdown table here")
     parser.add_argument("--json", type=Path, help="write the rows as JSON here")
+    found = parser.add_mutually_exclusive_group()
+    found.add_argument("--save", type=Path, help="write the found μGraphs into this folder")
+    found.add_argument(
+        "--load", type=Path, help="take the found μGraphs from this folder (no search)"
+    )
     args = parser.parse_args(argv)
     args.size = args.size or ("f16" if args.gpu else "small")
     manifest: dict[str, dict[str, Any]] = json.loads((CORPUS / "manifest.json").read_text())

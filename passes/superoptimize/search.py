@@ -416,7 +416,9 @@ class Search:
             seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
             self._add(seed, source)
             self._verify(seed)
-        for pair in online_split_candidates(self.program, self.options.target):
+        # a split pair is two kernels: only where the search may use that many
+        pairs = online_split_candidates(self.program, self.options.target)
+        for pair in pairs if self.options.max_kernel_ops >= 2 else ():
             seed = Found(program_cost(pair, self.options.target).seconds, repr(pair), pair)
             self._add(seed, "online split seed")
             self._verify(seed)
