@@ -32,6 +32,8 @@ CASES = [
     (DATA / "norms.mlir", "mean_eps", 1.0),
     (DATA / "views.mlir", "transposed_weight", 1.0),
     (DATA / "views.mlir", "head_split_attention", 1.0),
+    (DATA / "views.mlir", "linear_f16", 1.0),
+    (DATA / "views.mlir", "scores_f16", 1.0),
 ]
 
 
