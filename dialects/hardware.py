@@ -74,8 +74,9 @@ class Target:
     memory_latency_seconds: float
     default_loads: str = "cp-async"
     """How pipelined tiles are loaded where nobody asks (`cp-async`, `bulk-rows`, `tma`):
-    cp.async everywhere until TMA is measured faster on the GPU; bulk copies row by row
-    were measured slower on one NVIDIA H200."""
+    tensor-map copies on sm_90a, measured faster than cp.async on one NVIDIA H200 in every
+    case of benchmarks/tma_gpu.py (benchmarks/RESULTS.md); bulk copies row by row were
+    measured slower there, and cp.async stays the choice of every other target."""
 
     @property
     def name(self) -> str:
@@ -126,7 +127,9 @@ SM_90 = Target(
     memory_latency_seconds=0.8e-6,
 )
 
-SM_90A = replace(SM_90, arch=Arch(90, True), tensor_cores=frozenset({MMA_SYNC, WGMMA}))
+SM_90A = replace(
+    SM_90, arch=Arch(90, True), tensor_cores=frozenset({MMA_SYNC, WGMMA}), default_loads="tma"
+)
 
 SM_80 = Target(
     arch=Arch(80),

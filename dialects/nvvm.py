@@ -455,6 +455,122 @@ class FenceMBarrierInitOp(_NoResultOp):
     assembly_format = "attr-dict"
 
 
+# --- sm_90a: warpgroup matrix multiply-accumulate ----------------------------------------
+
+WGMMA_AB_TYPES = ("f16", "bf16")
+
+
+@irdl_op_definition
+class WgmmaFenceOp(_NoResultOp):
+    """wgmma.fence.sync.aligned: orders this warpgroup's earlier register (accumulator) and
+    shared-memory accesses before the wgmma.mma_async that follow."""
+
+    name = "nvvm.wgmma.fence"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class WgmmaCommitGroupOp(_NoResultOp):
+    """wgmma.commit_group.sync.aligned: closes a group of this warpgroup's pending
+    wgmma.mma_async."""
+
+    name = "nvvm.wgmma.commit_group"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class WgmmaMmaAsyncOp(IRDLOperation):
+    """wgmma.mma_async.sync.aligned.m64n<n>k16.f32.<ab>.<ab>: D = A B + D for one warpgroup,
+    issued asynchronously. D is `n / 2` f32 per thread (the result holds their new values).
+    A is 4 registers of packed 16-bit pairs (this warp's 16 rows, as mma.sync's A fragment)
+    or, as 2 words (low, high), a shared-memory matrix descriptor; B is always a descriptor
+    (low, high). `trans_b`: B is stored N-major (rows of N elements), not K-major."""
+
+    name = "nvvm.wgmma.mma_async"
+    acc = var_operand_def(Float32Type)
+    a = var_operand_def(I32)
+    b = var_operand_def(I32)
+    n = prop_def(IntegerAttr[I64])
+    ab_type = prop_def(StringAttr)
+    trans_b = opt_prop_def(UnitAttr)
+    res = result_def(LLVMStructType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = (
+        "`m64n` $n `k16` $ab_type (`trans_b` $trans_b^)? `(` $acc `)` `,` `(` $a `)` `,` "
+        "`(` $b `)` attr-dict `:` type($res)"
+    )
+
+    def __init__(
+        self,
+        acc: Sequence[SSAValue | Operation],
+        a: Sequence[SSAValue | Operation],
+        b: Sequence[SSAValue | Operation],
+        n: int,
+        ab_type: str,
+        trans_b: bool,
+    ):
+        super().__init__(
+            operands=[acc, a, b],
+            result_types=[LLVMStructType.from_type_list([f32] * len(acc))],
+            properties={
+                "n": IntegerAttr(n, i64),
+                "ab_type": StringAttr(ab_type),
+                "trans_b": UnitAttr() if trans_b else None,
+            },
+        )
+
+    @property
+    def a_in_registers(self) -> bool:
+        return len(self.a) == 4
+
+    def verify_(self) -> None:
+        n = self.n.value.data
+        if self.ab_type.data not in WGMMA_AB_TYPES:
+            raise VerifyException(
+                f"wgmma operand type must be f16 or bf16, got {self.ab_type.data}"
+            )
+        if n % 8 or not 8 <= n <= 256:
+            raise VerifyException(f"wgmma n must be a multiple of 8 from 8 to 256, got {n}")
+        if len(self.acc) != n // 2:
+            raise VerifyException(
+                f"m64n{n}k16 takes {n // 2} accumulator registers, got {len(self.acc)}"
+            )
+        if len(self.a) not in (2, 4):
+            raise VerifyException(
+                f"wgmma A is 4 registers or a descriptor of 2 words, got {len(self.a)} operands"
+            )
+        if len(self.b) != 2:
+            raise VerifyException(f"wgmma B is a descriptor of 2 words, got {len(self.b)} operands")
+
+
+@irdl_op_definition
+class WgmmaWaitGroupOp(IRDLOperation):
+    """wgmma.wait_group.sync.aligned n: waits until at most `n` of this warpgroup's groups
+    are pending. The accumulators of those groups pass through it (the result), so that no
+    read of them can be scheduled before the wait."""
+
+    name = "nvvm.wgmma.wait_group"
+    acc = var_operand_def(Float32Type)
+    pending = prop_def(IntegerAttr[I64])
+    res = result_def(LLVMStructType)
+    assembly_format = "$pending `(` $acc `)` attr-dict `:` type($res)"
+
+    def __init__(self, pending: int, acc: Sequence[SSAValue | Operation]):
+        super().__init__(
+            operands=[acc],
+            result_types=[LLVMStructType.from_type_list([f32] * len(acc))],
+            properties={"pending": IntegerAttr(pending, i64)},
+        )
+
+    def verify_(self) -> None:
+        if not self.acc:
+            raise VerifyException("wgmma.wait_group passes at least one accumulator through")
+        if not 0 <= self.pending.value.data <= 7:
+            raise VerifyException(
+                f"wgmma.wait_group leaves 0 to 7 groups pending, got {self.pending.value.data}"
+            )
+
+
 # --- conversions and fast math ----------------------------------------------------------
 
 
@@ -552,5 +668,9 @@ NVVM = Dialect(
         Lg2ApproxOp,
         RsqrtApproxOp,
         BarWarpSyncOp,
+        WgmmaFenceOp,
+        WgmmaCommitGroupOp,
+        WgmmaMmaAsyncOp,
+        WgmmaWaitGroupOp,
     ],
 )

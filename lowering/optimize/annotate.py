@@ -6,7 +6,10 @@ A `mirage.stages` set by hand on a graph forces its pipeline depth, wherever the
 stands in its function. Options: `arch` (the target: shared memory, tensor cores, bulk
 copies) and `loads` (how pipelined tiles are loaded: `cp-async`, `bulk-rows` or `tma`, the
 last two on sm_90, see `load_plan`; unset: as the target prefers, which is cp.async
-everywhere today).
+everywhere today), and `matmuls` (how block matmuls run: `auto`, `mma-sync`, `wgmma` on
+sm_90a, or `fma`, see `matmul_plan`; unset: `auto`, today's mma.sync where it fits).
+Where a matmul cannot run as asked, it falls back and the graph carries a
+`mirage.remarks` list saying which and why.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
@@ -30,6 +33,7 @@ from mirage.lowering.optimize.decisions import (
     FUSED,
     MMA,
     PLAN,
+    REMARKS,
     SMEM_BYTES,
     STAGES,
     TILE,
@@ -39,6 +43,7 @@ from mirage.lowering.optimize.decisions import (
     stages_override,
 )
 from mirage.lowering.optimize.load_plan import check_loads
+from mirage.lowering.optimize.matmul_plan import AUTO, check_matmuls
 from mirage.lowering.optimize.plan import Plan, PlanError, plan_graph_op
 
 
@@ -70,6 +75,9 @@ def annotate(graph: Operation, plan: Plan) -> None:
     graph.attributes[SMEM_BYTES] = IntegerAttr(plan.smem_bytes, i64)
     graph.attributes[STAGES] = IntegerAttr(plan.stages, i64)
     graph.attributes[BARRIERS] = IntegerAttr(plan.barriers, i64)
+    graph.attributes.pop(REMARKS, None)
+    if plan.remarks:
+        graph.attributes[REMARKS] = ArrayAttr([StringAttr(r) for r in plan.remarks])
 
 
 def loads_for(target: Target, asked: str | None) -> str:
@@ -80,7 +88,15 @@ def loads_for(target: Target, asked: str | None) -> str:
         raise LoweringError(str(e)) from None
 
 
-def plan_for(op: Op, target: Target, loads: str | None = None) -> Plan:
+def matmuls_for(asked: str | None) -> str:
+    """The matmul strategy asked for, or `auto`; an unknown name is an error."""
+    try:
+        return check_matmuls(AUTO if asked is None else asked)
+    except ValueError as e:
+        raise LoweringError(str(e)) from None
+
+
+def plan_for(op: Op, target: Target, loads: str | None = None, matmuls: str | None = None) -> Plan:
     """The plan of model graph op `op`: the one `plan-ugraph` recorded on it, or else the
     planner's (honouring the op's own `mirage.stages`)."""
     body = op.body
@@ -91,6 +107,9 @@ def plan_for(op: Op, target: Target, loads: str | None = None) -> Plan:
         if planned != target.name:
             raise PlanError(f"planned for {planned}, lowered for {target.name}")
         plan = decode(op, recorded)
+        remarks = op.annotation(REMARKS)
+        if isinstance(remarks, ArrayAttr):
+            plan.remarks = [r.data for r in remarks.data if isinstance(r, StringAttr)]
         forced = stages_override(op)
         if forced is not None and forced != plan.stages:
             raise PlanError(
@@ -106,6 +125,7 @@ def plan_for(op: Op, target: Target, loads: str | None = None) -> Plan:
         target,
         stages_override(op),
         loads_for(target, loads),
+        matmuls_for(matmuls),
     )
 
 
@@ -116,10 +136,13 @@ class PlanUgraph(ModulePass):
     name = "plan-ugraph"
     arch: str = "sm_90a"
     loads: str | None = None
+    matmuls: str | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = target_for(self.arch)
-        loads = loads_for(target, self.loads)  # a bad name is an error with or without graphs
+        # a bad name is an error with or without graphs
+        loads = loads_for(target, self.loads)
+        matmuls = matmuls_for(self.matmuls)
         for graph in op.walk():
             if not isinstance(graph, GraphOp):
                 continue
@@ -138,6 +161,7 @@ class PlanUgraph(ModulePass):
                     target,
                     forced.value.data if isinstance(forced, IntegerAttr) else None,
                     loads,
+                    matmuls,
                 )
             except PlanError as e:
                 raise LoweringError(f"{where}: {e}") from None

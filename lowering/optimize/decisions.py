@@ -30,9 +30,11 @@ from mirage.dialects.ugraph.convert import dtype_name
 from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize.layout import SWIZZLE_BYTES, Tile
 from mirage.lowering.optimize.load_plan import LOADS, TMA_DTYPES, TensorMapPlan
+from mirage.lowering.optimize.matmul_plan import INSTRUCTIONS, WGMMA
 from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, broadcast_batch
 
-MMA_KINDS = ("mma.sync.m16n8k16", "fma")
+MMA_KINDS = tuple(INSTRUCTIONS.values())
+_STRATEGY_OF = {kind: strategy for strategy, kind in INSTRUCTIONS.items()}
 MODES = ("regs", "store", "accumulate")
 Combine = Literal["sum", "max"]
 COMBINES: tuple[str, ...] = get_args(Combine)
@@ -100,6 +102,7 @@ class TileAttr(ParametrizedAttribute):
     factor: FloatData
     eps: FloatData
     swizzle: IntAttr
+    transposed: IntAttr
 
     @staticmethod
     def of(tile: Tile) -> TileAttr:
@@ -115,6 +118,7 @@ class TileAttr(ParametrizedAttribute):
             FloatData(factor),
             FloatData(eps),
             IntAttr(tile.swizzle),
+            IntAttr(int(tile.transposed)),
         )
 
     def tile(self) -> Tile:
@@ -127,6 +131,7 @@ class TileAttr(ParametrizedAttribute):
             finalize=(self.finalize.data, self.factor.data, self.eps.data),
             offset=self.offset.data,
             swizzle=self.swizzle.data,
+            transposed=bool(self.transposed.data),
         )
 
     def verify(self) -> None:
@@ -137,20 +142,28 @@ class TileAttr(ParametrizedAttribute):
             raise VerifyException(
                 f"a tile's swizzle must be 0 or {SWIZZLE_BYTES}, got {self.swizzle.data}"
             )
+        if self.transposed.data not in (0, 1):
+            raise VerifyException(
+                f"a tile's transposed flag must be 0 or 1, got {self.transposed.data}"
+            )
+        if self.transposed.data and (len(self.shape.data) < 2 or self.swizzle.data):
+            raise VerifyException("a transposed tile must have 2 or more dims and no swizzle")
         if self.swizzle.data:
             shape = _values(self.shape)
             tile = self.tile()
-            if len(shape) != 2 or (shape[-1] * tile.esize) % SWIZZLE_BYTES:
+            if len(shape) < 2 or (shape[-1] * tile.esize) % 16:
                 raise VerifyException(
-                    f"a swizzled tile must be 2-D with rows of a multiple of {SWIZZLE_BYTES} "
-                    f"bytes, got {'x'.join(map(str, shape))}x{self.dtype.data}"
+                    "a swizzled tile must have 2 or more dims and rows of whole 16-byte "
+                    f"chunks, got {'x'.join(map(str, shape))}x{self.dtype.data}"
                 )
 
     def print_parameters(self, printer: Printer) -> None:
         shape = _values(self.shape)
         text = "x".join(str(d) for d in shape) + f"x{self.dtype.data}"
         text += f", offset {self.offset.data}"
-        if self.pitch.data != shape[-1]:
+        if self.transposed.data:
+            text += ", transposed"
+        if self.pitch.data != self.tile().natural_pitch:
             text += f", pitch {self.pitch.data}"
         if self.planes.data != 1:
             text += f", planes {self.planes.data}"
@@ -170,15 +183,18 @@ class TileAttr(ParametrizedAttribute):
         dims, element = parser.parse_ranked_shape()
         fields = {
             "offset": -1,
-            "pitch": dims[-1] if dims else 1,
+            "pitch": -1,
             "planes": 1,
             "stages": 1,
             "swizzle": 0,
         }
         finalize, factor, eps = "", 1.0, 0.0
+        transposed = 0
         while parser.parse_optional_punctuation(",") is not None:
             key = parser.parse_identifier()
-            if key in FINALIZE[1:]:
+            if key == "transposed":
+                transposed = 1
+            elif key in FINALIZE[1:]:
                 finalize, factor = key, parser.parse_float()
             elif key == "eps":
                 eps = parser.parse_float()
@@ -187,6 +203,9 @@ class TileAttr(ParametrizedAttribute):
             else:
                 parser.raise_error(f"unknown tile field '{key}'")
         parser.parse_punctuation(">")
+        if fields["pitch"] < 0:  # unpadded: the length of a row in shared memory
+            row = -2 if transposed and len(dims) >= 2 else -1
+            fields["pitch"] = dims[row] if dims else 1
         return [
             _ints(dims),
             StringAttr(dtype_name(element)),
@@ -198,6 +217,7 @@ class TileAttr(ParametrizedAttribute):
             FloatData(factor),
             FloatData(eps),
             IntAttr(fields["swizzle"]),
+            IntAttr(transposed),
         ]
 
 
@@ -224,7 +244,7 @@ class MmaAttr(ParametrizedAttribute):
     @staticmethod
     def of(mm: MatmulPlan) -> MmaAttr:
         return MmaAttr(
-            StringAttr(MMA_KINDS[0] if mm.tensor_core else MMA_KINDS[1]),
+            StringAttr(INSTRUCTIONS[mm.strategy]),
             _ints(mm.parts),
             StringAttr(mm.mode),
             StringAttr(mm.combine),
@@ -245,7 +265,7 @@ class MmaAttr(ParametrizedAttribute):
             a=self.a.data,
             b=self.b.data,
             result=result,
-            tensor_core=self.kind.data == MMA_KINDS[0],
+            strategy=_STRATEGY_OF[self.kind.data],
             ab_type=ta.dtype,
             batch=broadcast_batch(ta.shape, tb.shape),
             m=ta.shape[-2],
@@ -271,7 +291,9 @@ class MmaAttr(ParametrizedAttribute):
         # a matmul whose result stays in registers as the next one's A shows as 'chain'
         mode = "chain" if self.chain_next.data >= 0 else self.mode.data
         warps = "x".join(str(w) for w in _values(self.parts))
-        text = f"{self.kind.data} warps {warps} {mode}"
+        # wgmma splits the work over warpgroups, the others over warps
+        unit = "warpgroups" if _STRATEGY_OF[self.kind.data] == WGMMA else "warps"
+        text = f"{self.kind.data} {unit} {warps} {mode}"
         if self.combine.data != "sum":
             text += f", combine {self.combine.data}"
         numbers = (self.a, self.b, self.target, self.chain_next, self.chain_prev, self.rowsum)
@@ -284,7 +306,8 @@ class MmaAttr(ParametrizedAttribute):
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
         parser.parse_punctuation("<")
         kind = parser.parse_identifier()
-        parser.parse_keyword("warps")
+        unit = "warpgroups" if _STRATEGY_OF.get(kind) == WGMMA else "warps"
+        parser.parse_keyword(unit)
         parts = parser.parse_dimension_list()
         mode = parser.parse_identifier()
         combine = "sum"
@@ -571,6 +594,9 @@ TILE, FUSED, MMA, PLAN = "mirage.tile", "mirage.fused", "mirage.mma", "mirage.pl
 TENSOR_MAPS = "mirage.tensor_maps"
 """On a `gpu.launch_func`: the `TensorMapAttr`s its kernel takes after the pointers."""
 STAGES, SMEM_BYTES, BARRIERS = "mirage.stages", "mirage.smem_bytes", "mirage.barriers"
+REMARKS = "mirage.remarks"
+"""On a `kernel.graph` (and its `gpu.launch_func`): what the planner did otherwise than
+asked, and why (for the reader)."""
 
 
 def encode(plan: Plan, set_attr: Callable[[int, str, Attribute], None]) -> PlanAttr:
@@ -675,6 +701,7 @@ def stages_override(op: Op) -> int | None:
 
 __all__ = [
     "PLAN",
+    "REMARKS",
     "MirageAttrs",
     "MmaAttr",
     "PlanAttr",

@@ -52,15 +52,38 @@ class Tile:
     swizzle: int = 0
     """128: column panels of 128-byte rows, 16-byte chunks swizzled (see above); 0: rows
     `pitch` elements apart."""
+    transposed: bool = False
+    """The last two dims swap places in shared memory: element (..., i, j) sits at
+    j * pitch + i. The tile of a transposed view (an `nn.Linear` weight read as its
+    transpose) is then copied in its tensor's own order, 16 bytes at a time, and tensor
+    cores read it without ldmatrix's transpose."""
     strides: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         strides = [1] * len(self.shape)
         if len(self.shape) >= 2:
-            strides[-2] = self.pitch
+            if self.transposed:
+                strides[-1] = self.pitch
+                outer = self.pitch * self.shape[-1]
+            else:
+                strides[-2] = self.pitch
+                outer = self.pitch * self.shape[-2]
             for d in range(len(self.shape) - 3, -1, -1):
-                strides[d] = strides[d + 1] * self.shape[d + 1]
+                strides[d] = outer
+                outer *= self.shape[d]
         self.strides = tuple(strides)
+
+    @property
+    def storage_shape(self) -> tuple[int, ...]:
+        """The shape in shared-memory order (the last two dims swapped when transposed)."""
+        if not self.transposed:
+            return self.shape
+        return (*self.shape[:-2], self.shape[-1], self.shape[-2])
+
+    @property
+    def natural_pitch(self) -> int:
+        """The pitch of an unpadded tile: its storage rows' length."""
+        return self.storage_shape[-1] if self.shape else 1
 
     @property
     def esize(self) -> int:
@@ -77,7 +100,9 @@ class Tile:
 
     @property
     def panels(self) -> int:
-        return self.shape[-1] // self.panel_elems if self.swizzle else 1
+        """Column panels of a swizzled tile; a last one that the rows do not fill keeps its
+        whole 128 bytes a row (a wgmma operand of fewer columns)."""
+        return math.ceil(self.shape[-1] / self.panel_elems) if self.swizzle else 1
 
     @property
     def panel_bytes(self) -> int:
@@ -95,7 +120,10 @@ class Tile:
             return self.panels * self.panel_bytes
         if not self.shape:
             return ALIGN
-        rows = self.shape[0] * self.strides[0] if len(self.shape) >= 2 else math.prod(self.shape)
+        if len(self.shape) >= 2:
+            rows = math.prod(self.storage_shape[:-1]) * self.pitch
+        else:
+            rows = math.prod(self.shape)
         return align_up(rows * self.esize)
 
     @property
@@ -105,7 +133,9 @@ class Tile:
     def describe(self) -> str:
         dims = "x".join(map(str, self.shape)) or "scalar"
         extra = ""
-        if self.pitch != (self.shape[-1] if self.shape else 1):
+        if self.transposed:
+            extra += " transposed"
+        if self.pitch != self.natural_pitch:
             extra += f" pitch {self.pitch}"
         if self.planes > 1:
             extra += f" planes {self.planes}"

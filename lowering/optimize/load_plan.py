@@ -133,10 +133,12 @@ def mbarrier_bytes(loads: str, stages: int) -> int:
     return align_up(per_stage * stages) if per_stage else 0
 
 
-def alignment_slack(loads: str) -> int:
+def alignment_slack(tiles: dict[int, Tile]) -> int:
     """Bytes asked beyond the plan's so that the kernel can align its shared-memory base
-    to a swizzle atom (the dynamic shared window is only guaranteed 16-byte aligned)."""
-    return SWIZZLE_ATOM if loads == TMA else 0
+    to a swizzle atom (the dynamic shared window is only guaranteed 16-byte aligned): the
+    swizzle is computed from address bits, by the TMA unit and by wgmma alike, so a
+    swizzled tile must sit at an atom-aligned address, whoever fills it."""
+    return SWIZZLE_ATOM if any(t.swizzle for t in tiles.values()) else 0
 
 
 def launch_threads(loads: str, threads: int) -> int:

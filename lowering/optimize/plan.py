@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mirage.dialects import shapes
-from mirage.dialects.hardware import MMA_SYNC, SM_90, SM_90A, Target
+from mirage.dialects.hardware import SM_90, SM_90A, Target
 from mirage.dialects.opkinds import (
     ACCUMULATORS,
     CONCATS,
@@ -39,8 +39,8 @@ from mirage.dialects.opkinds import (
 )
 from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS as ACCUMULATOR_KINDS_TUPLE
 from mirage.dialects.ugraph.graph import Graph, Op
-from mirage.lowering.optimize import load_plan
-from mirage.lowering.optimize.layout import ALIGN, Tile, align_up, row_pitch
+from mirage.lowering.optimize import load_plan, matmul_plan
+from mirage.lowering.optimize.layout import ALIGN, SWIZZLE_BYTES, Tile, align_up, row_pitch
 
 ELEMENTWISE_CLASS = FUSED
 ACCUMULATOR_KINDS = frozenset(ACCUMULATOR_KINDS_TUPLE)
@@ -50,8 +50,7 @@ ELEMENT_READERS = (
 """Ops that read their operands element by element (so a fused producer can be
 computed where they read it)."""
 
-MAX_ACC_REGISTERS = 96
-"""f32 accumulator registers per thread that a matmul may keep across the loop."""
+MAX_ACC_REGISTERS = matmul_plan.MAX_ACC_REGISTERS
 MAX_CHUNK_REGISTERS = 32
 """f32 accumulator registers per thread for one register block of a matmul."""
 PIPELINE_BYTES_IN_FLIGHT = 96 * 1024
@@ -117,7 +116,8 @@ class MatmulPlan:
     b: int
     """Operand values (possibly converted copies, see `Plan.converts`)."""
     result: int
-    tensor_core: bool
+    strategy: str
+    """How it runs (`matmul_plan`: mma-sync, wgmma or fma)."""
     ab_type: str
     batch: tuple[int, ...]
     m: int
@@ -141,15 +141,22 @@ class MatmulPlan:
     """Value id of an accum_sum_last of the chained result, summed in registers."""
 
     @property
+    def tensor_core(self) -> bool:
+        return self.strategy in (matmul_plan.MMA_SYNC, matmul_plan.WGMMA)
+
+    @property
+    def wgmma(self) -> bool:
+        return self.strategy == matmul_plan.WGMMA
+
+    @property
     def tiles(self) -> tuple[int, int, int, int]:
-        """(batches, m16 tiles, n8 tiles, k16 steps) per warp."""
-        nb = math.prod(self.batch)
-        pb, pm, pn, pk = self.parts
-        return (
-            math.ceil(nb / pb),
-            math.ceil(math.ceil(self.m / 16) / pm),
-            math.ceil(math.ceil(self.n / 8) / pn),
-            math.ceil(self.k // 16 / pk) if self.tensor_core else 0,
+        """(batches, m16 tiles, n8 tiles, k16 steps) per warp; for wgmma (batches, m64
+        tiles, n8 tiles, k16 steps) per warpgroup (`matmul_plan.wgmma_tiles`). Either way
+        a thread keeps 4 f32 of the accumulator per (batch, m tile, n8 tile)."""
+        if self.wgmma:
+            return matmul_plan.wgmma_tiles(self.batch, self.m, self.n, self.k, self.parts)
+        return matmul_plan.mma_sync_tiles(
+            self.batch, self.m, self.n, self.k, self.parts, self.tensor_core
         )
 
 
@@ -202,6 +209,13 @@ class Plan:
     rescale_max: dict[int, int] = field(default_factory=lambda: {})
     """accum_rescale value -> the value id of its running-maximum tile."""
     next_value: int = 0
+    remarks: list[str] = field(default_factory=lambda: [])
+    """What the planner did otherwise than asked, and why (a strategy that fell back)."""
+
+    @property
+    def async_proxy_reads(self) -> bool:
+        """Some matmul reads its operands through wgmma descriptors (the async proxy)."""
+        return any(mm.wgmma for mm in self.matmuls.values())
 
     @property
     def warps(self) -> int:
@@ -245,10 +259,12 @@ class Plan:
         for v in sorted(self.tiles):
             lines.append(f"  %{v}: {self.tiles[v].describe()}")
         for mm in self.matmuls.values():
+            unit = "warpgroups" if mm.wgmma else "warps"
             lines.append(
-                f"  matmul op {mm.op}: {'mma.sync m16n8k16' if mm.tensor_core else 'fma'} "
-                f"warps {mm.parts} mode {mm.mode} -> %{mm.target}"
+                f"  matmul op {mm.op}: {matmul_plan.INSTRUCTIONS[mm.strategy]} "
+                f"{unit} {mm.parts} mode {mm.mode} -> %{mm.target}"
             )
+        lines.extend(f"  remark: {r}" for r in self.remarks)
         return "\n".join(lines)
 
 
@@ -264,39 +280,6 @@ def broadcast_batch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return shapes.broadcast(a[:-2], b[:-2]) if len(a) > 2 else ()
 
 
-def _choose_parts(
-    warps: int, nb: int, m16: int, n8: int, k16: int, allow_split_k: bool, resident: bool
-) -> tuple[int, int, int, int]:
-    """Warps along (batch, m, n, k): all warps busy if possible, few fragment loads."""
-    best: tuple[float, tuple[int, int, int, int]] | None = None
-    divisors = [d for d in range(1, warps + 1) if warps % d == 0]
-    for pb in divisors:
-        for pm in divisors:
-            for pn in divisors:
-                used = pb * pm * pn
-                if warps % used:
-                    continue
-                pk = warps // used if allow_split_k else 1
-                if pk > 1 and (k16 % pk or not allow_split_k):
-                    continue
-                if nb % pb or m16 % pm or n8 % pn:
-                    continue
-                bt, mt, nt = nb // pb, m16 // pm, n8 // pn
-                kt = k16 // pk
-                if resident and bt * mt * nt * 4 > MAX_ACC_REGISTERS:
-                    continue
-                busy = pb * pm * pn * pk
-                mmas = bt * mt * nt * kt
-                loads = bt * kt * (mt + (nt + 1) // 2)
-                cost = mmas + 0.5 * loads + (40.0 if pk > 1 else 0.0)
-                cost *= warps / busy
-                if best is None or cost < best[0]:
-                    best = (cost, (pb, pm, pn, pk))
-    if best is None:
-        return (1, 1, 1, 1)
-    return best[1]
-
-
 class Planner:
     def __init__(
         self,
@@ -307,6 +290,7 @@ class Planner:
         target: Target = SM_90A,
         stages: int | None = None,
         loads: str = load_plan.CP_ASYNC,
+        matmuls: str = matmul_plan.AUTO,
     ):
         threads = math.prod(block)
         self.plan = Plan(graph, (grid[0], grid[1], grid[2]), threads, loops, target)
@@ -315,6 +299,7 @@ class Planner:
         self.producer = self.plan.producer()
         self.forced_stages = stages
         self.loads = load_plan.check_loads(loads)
+        self.matmuls = matmul_plan.check_matmuls(matmuls)
         self.ldmatrix_values: set[int] = set()
         self.results = [results for _, results in graph.result_ids()]
         self.chains: dict[int, list[int]] = {}
@@ -376,29 +361,28 @@ class Planner:
             a, b = op.operands
             ta, tb = g.type_of(a), g.type_of(b)
             result = self._result(i)
-            k = ta.shape[-1]
-            tc = (
-                ta.dtype == tb.dtype
-                and ta.dtype in ("f16", "bf16")
-                and k % 16 == 0
-                and p.threads % 32 == 0
-                and MMA_SYNC in p.target.tensor_cores
-            )
+            batch = broadcast_batch(ta.shape, tb.shape)
+            m, n, k = ta.shape[-2], tb.shape[-1], ta.shape[-1]
+            operands = matmul_plan.Operands(ta.dtype, tb.dtype, batch, m, n, k)
+            strategy, remark = matmul_plan.choose(self.matmuls, p.target, operands, p.threads)
+            if remark:
+                p.remarks.append(f"matmul op {i}: {remark}")
             mm = MatmulPlan(
                 op=i,
                 a=a,
                 b=b,
                 result=result,
-                tensor_core=tc,
+                strategy=strategy,
                 ab_type=ta.dtype,
-                batch=broadcast_batch(ta.shape, tb.shape),
-                m=ta.shape[-2],
-                n=tb.shape[-1],
+                batch=batch,
+                m=m,
+                n=n,
                 k=k,
                 target=result,
             )
             p.matmuls[i] = mm
-            if tc:
+            if mm.tensor_core:
+                # tensor cores read their operands from tiles, never from fused producers
                 self.ldmatrix_values.update((a, b))
 
     # --- which values need a tile -------------------------------------------------------
@@ -460,6 +444,7 @@ class Planner:
         nothing else but an accum_sum_last: e never leaves registers."""
         p = self.plan
         for m1 in p.matmuls.values():
+            # the chain's registers are tensor-core fragments: both matmuls of one strategy
             if not m1.tensor_core or m1.mode != "store" or m1.target == m1.result:
                 continue
             e = m1.target
@@ -476,9 +461,30 @@ class Planner:
                 continue
             m2 = m2s[0]
             e_type = p.graph.type_of(e)
-            if not m2.tensor_core or m2.mode != "regs" or e_type.dtype not in ("f16", "bf16"):
+            if (
+                m2.strategy != m1.strategy
+                or m2.mode != "regs"
+                or e_type.dtype not in ("f16", "bf16")
+            ):
                 continue
             if (m1.batch, m1.m) != (m2.batch, m2.m) or m1.n != m2.k or m1.n % 16:
+                continue
+            if m1.wgmma:
+                parts = matmul_plan.wgmma_chain_parts(
+                    matmul_plan.warpgroups(p.threads),
+                    math.prod(m1.batch),
+                    m1.m,
+                    m1.n,
+                    m2.n,
+                    MAX_ACC_REGISTERS,
+                )
+                if parts is None:
+                    continue
+                m1.parts = m2.parts = parts
+                m1.chain_next, m2.chain_prev = m2.op, m1.op
+                if sums:
+                    m1.rowsum = self._result(sums[0][0])
+                p.virtual.add(e)
                 continue
             nb, m16 = math.prod(m1.batch), math.ceil(m1.m / 16)
             parts = next(
@@ -518,6 +524,10 @@ class Planner:
                     setattr(mm, which, twin)
                     self.ldmatrix_values.add(twin)
         for mm in p.matmuls.values():
+            if mm.wgmma:
+                if mm.chain_next < 0 and mm.chain_prev < 0:  # a chain's split is set
+                    self._wgmma_parts(mm)
+                continue
             if not mm.tensor_core or mm.chain_next >= 0 or mm.chain_prev >= 0:
                 continue
             nb = math.prod(mm.batch)
@@ -530,12 +540,14 @@ class Planner:
             split_ok = split_ok and not (
                 mm.mode == "accumulate" and self._chain(mm.result)[-1] != mm.result
             )
-            mm.parts = _choose_parts(p.warps, nb, m16, n8, k16, split_ok, mm.mode == "regs")
+            mm.parts = matmul_plan.mma_sync_parts(
+                p.warps, nb, m16, n8, k16, split_ok, mm.mode == "regs"
+            )
             if mm.mode == "regs":
                 bt, mt, nt, _ = mm.tiles
                 if bt * mt * nt * 4 > MAX_ACC_REGISTERS:
                     mm.mode = "accumulate"
-                    mm.parts = _choose_parts(p.warps, nb, m16, n8, k16, True, False)
+                    mm.parts = matmul_plan.mma_sync_parts(p.warps, nb, m16, n8, k16, True, False)
         for v in range(len(g.args), g.num_values):
             if v in p.virtual:
                 continue
@@ -563,6 +575,20 @@ class Planner:
         for twin, src in p.converts.items():
             ty = g.type_of(src)
             p.tiles[twin] = self._tile(ty.shape, ty.dtype, twin, 1, ("", 1.0, 0.0))
+        for mm in p.matmuls.values():
+            if mm.wgmma:
+                # descriptors read 128-byte-swizzled panels: B always, A where it is read
+                # through one
+                swizzled = [mm.b]
+                a_in_tile = mm.chain_prev < 0  # a chain's second A never leaves registers
+                if a_in_tile and matmul_plan.wgmma_a_descriptor(mm.m, mm.k, mm.ab_type):
+                    swizzled.append(mm.a)
+                for v in swizzled:
+                    t = p.tiles[v]
+                    t.swizzle = SWIZZLE_BYTES
+                    t.pitch = t.panel_elems
+                    t.__post_init__()
+        self._transpose_viewed_operands()
         for i, op in enumerate(g.ops):
             if op.kind in LOOP_RESCALE:
                 m = p.new_value()
@@ -570,6 +596,53 @@ class Planner:
                 p.tiles[m] = self._tile(
                     g.type_of(op.operands[1]).shape, "f32", m, 1, ("", 1.0, 0.0)
                 )
+
+    def _transpose_viewed_operands(self) -> None:
+        """An input tile that is a transposed view of its tensor (the tile's last dim strided,
+        the one before it contiguous: `x @ W.T` as nn.Linear writes it) and that only
+        mma.sync reads as its B operand is stored transposed: copied in the tensor's own
+        order, 16 bytes at a time instead of one element, and read by ldmatrix without
+        its transpose."""
+        p = self.plan
+        g = p.graph
+        b_of = {mm.op: mm for mm in p.matmuls.values()}
+        for i, op in enumerate(g.ops):
+            if op.kind not in INPUTS or not op.viewed:
+                continue
+            v = self._result(i)
+            t = p.tiles.get(v)
+            if t is None or t.swizzle or len(t.shape) < 2 or t.shape[-1] == 1:
+                continue
+            _, strides = op.layout(g.type_of(op.operands[0]).shape)
+            if strides[-2] != 1 or strides[-1] == 1 or t.shape[-2] == 1:
+                continue
+            uses = self.uses.get(v, [])
+            readers = [b_of.get(j) for j, _ in uses]
+            if not uses or not all(
+                mm is not None and mm.strategy == matmul_plan.MMA_SYNC and mm.b == v and mm.a != v
+                for mm in readers
+            ):
+                continue
+            t.transposed = True
+            t.pitch = row_pitch(t.shape[-2], t.dtype, ldmatrix=True)
+            t.__post_init__()
+
+    def _wgmma_parts(self, mm: MatmulPlan) -> None:
+        """Warpgroups over (batch, m64 tiles, n); an accumulator kept across the loop must
+        fit MAX_ACC_REGISTERS, else it is combined into its tile every iteration."""
+        p = self.plan
+        groups = matmul_plan.warpgroups(p.threads)
+        nb = math.prod(mm.batch)
+        esize = 2  # f16 or bf16
+        parts = None
+        if mm.mode == "regs":
+            parts = matmul_plan.wgmma_parts(groups, nb, mm.m, mm.n, esize, MAX_ACC_REGISTERS)
+            if parts is None:
+                mm.mode = "accumulate"
+        if parts is None:
+            parts = matmul_plan.wgmma_parts(groups, nb, mm.m, mm.n, esize, None)
+        assert parts is not None, "one warpgroup runs every matmul"
+        mm.parts = parts
 
     def _tile(
         self,
@@ -770,7 +843,7 @@ class Planner:
             candidates = [s for s in candidates if s <= 3] or candidates
         budget = limit // wanted
         scratch = align_up(4 * (p.threads // 32)) if _wide_reductions(p.graph, p.threads) else 0
-        slack = load_plan.alignment_slack(p.loads)
+        slack = load_plan.alignment_slack(p.tiles)
         fitting = [
             s
             for s in candidates
@@ -936,8 +1009,18 @@ def plan_graph_op(
     target: Target = SM_90A,
     stages: int | None = None,
     loads: str = load_plan.CP_ASYNC,
+    matmuls: str = matmul_plan.AUTO,
 ) -> Plan:
-    return Planner(body, grid, block, loops, target, stages, loads).run()
+    try:
+        return Planner(body, grid, block, loops, target, stages, loads, matmuls).run()
+    except PlanError as e:
+        if matmul_plan.check_matmuls(matmuls) != matmul_plan.WGMMA:
+            raise
+        # wgmma's operand tiles (whole 128-byte panels) can need more shared memory than
+        # the padded ones of mma.sync: the kernel falls back as a whole
+        plan = Planner(body, grid, block, loops, target, stages, loads, matmul_plan.AUTO).run()
+        plan.remarks.append(f"wgmma: {e}: the kernel plans with matmuls={matmul_plan.AUTO}")
+        return plan
 
 
 __all__ = [

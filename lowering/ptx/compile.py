@@ -86,12 +86,14 @@ def compile_function(
     arch: str = "sm_90a",
     assemble: bool = False,
     loads: str | None = None,
+    matmuls: str | None = None,
 ) -> CompiledProgram:
     """Lower `function` (kernel-dialect ops) and build PTX for `arch`; with `assemble`, the
-    cubin too (ptxas or nvJitLink must be installed). `loads`: as `plan-ugraph`'s."""
+    cubin too (ptxas or nvJitLink must be installed). `loads`, `matmuls`: as
+    `plan-ugraph`'s."""
     check_arch(arch)
     module = ModuleOp([function.clone()])
-    low = lowered(module, arch, loads)
+    low = lowered(module, arch, loads, matmuls)
     return _build(low, function, arch, assemble)
 
 

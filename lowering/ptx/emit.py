@@ -32,7 +32,9 @@ def check_arch(arch: str) -> str:
         raise TargetError(str(e)) from None
 
 
-def lowered(module: ModuleOp, arch: str, loads: str | None = None) -> ModuleOp:
+def lowered(
+    module: ModuleOp, arch: str, loads: str | None = None, matmuls: str | None = None
+) -> ModuleOp:
     """A copy of `module` with its kernel functions lowered (as by `lower-to-llvm`:
     wrapped, planned, converted) and no nvvm ops left."""
     copy = module.clone()
@@ -41,8 +43,8 @@ def lowered(module: ModuleOp, arch: str, loads: str | None = None) -> ModuleOp:
             wrap_function(f)
         except ValueError as e:
             raise LoweringError(f"@{f.sym_name.data}: {e}") from None
-    PlanUgraph(arch, loads).apply(Context(), copy)
-    convert_module(copy, arch, loads)
+    PlanUgraph(arch, loads, matmuls).apply(Context(), copy)
+    convert_module(copy, arch, loads, matmuls)
     lower_nvvm(copy)
     kernels = (gpu.ModuleOp, llvm.FuncOp, llvm.GlobalOp)
     if not any(isinstance(op, gpu.ModuleOp) for op in copy.ops) and not all(
@@ -55,9 +57,11 @@ def lowered(module: ModuleOp, arch: str, loads: str | None = None) -> ModuleOp:
     return copy
 
 
-def llvm_ir(module: ModuleOp, arch: str = "sm_90a", loads: str | None = None) -> str:
+def llvm_ir(
+    module: ModuleOp, arch: str = "sm_90a", loads: str | None = None, matmuls: str | None = None
+) -> str:
     """The kernels as LLVM IR text (before optimization)."""
-    return str(to_llvmlite(lowered(module, check_arch(arch), loads)))
+    return str(to_llvmlite(lowered(module, check_arch(arch), loads, matmuls)))
 
 
 def _llvm() -> Any:
@@ -93,8 +97,12 @@ def ptx_from_llvm_ir(text: str, arch: str, short_ptr: bool = True) -> str:
 
 
 def ptx(
-    module: ModuleOp, arch: str = "sm_90a", loads: str | None = None, short_ptr: bool = True
+    module: ModuleOp,
+    arch: str = "sm_90a",
+    loads: str | None = None,
+    short_ptr: bool = True,
+    matmuls: str | None = None,
 ) -> str:
     """PTX text for every kernel of `module` (kernel-dialect functions are lowered first)."""
-    mod = lowered(module, check_arch(arch), loads)
+    mod = lowered(module, check_arch(arch), loads, matmuls)
     return ptx_from_llvm_ir(str(to_llvmlite(mod)), arch, short_ptr)

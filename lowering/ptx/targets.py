@@ -1,7 +1,7 @@
 """mirage-opt targets: `-t llvm`, `-t ptx{arch=sm_90a}`, `-t cubin{arch=sm_90a}`.
 
 Each takes a module lowered by `lower-to-llvm`, or a module of kernel-dialect functions
-(lowered on the way, with `loads` as `plan-ugraph`'s). `arch` names a `Target`
+(lowered on the way, with `loads` and `matmuls` as `plan-ugraph`'s). `arch` names a `Target`
 (`mirage.dialects.hardware`); any other is one error. `-t cubin` writes the built program's
 descriptor (JSON, as `CompiledProgram.to_json` writes it) with the cubin embedded, ready
 for the runtime.
@@ -26,9 +26,10 @@ class LLVMIRTarget(Target):
     name = "llvm"
     arch: str = "sm_90a"
     loads: str | None = None
+    matmuls: str | None = None
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(llvm_ir(module, check_arch(self.arch), self.loads))
+        output.write(llvm_ir(module, check_arch(self.arch), self.loads, self.matmuls))
 
 
 @dataclass(frozen=True)
@@ -38,9 +39,10 @@ class PTXTarget(Target):
     loads: str | None = None
     short_ptr: bool = True
     """32-bit shared-memory pointers (LLVM's --nvptx-short-ptr), as CUDA's own code uses."""
+    matmuls: str | None = None
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(ptx(module, check_arch(self.arch), self.loads, self.short_ptr))
+        output.write(ptx(module, check_arch(self.arch), self.loads, self.short_ptr, self.matmuls))
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class CubinTarget(Target):
     function: str = ""
     """Which function to build (default: the only one)."""
     loads: str | None = None
+    matmuls: str | None = None
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         check_arch(self.arch)
@@ -64,5 +67,7 @@ class CubinTarget(Target):
         if "mirage.buffers" in chosen[0].attributes:  # lowered already (-p lower-to-llvm)
             program = compile_lowered(module, chosen[0], self.arch, assemble=True)
         else:
-            program = compile_function(chosen[0], self.arch, assemble=True, loads=self.loads)
+            program = compile_function(
+                chosen[0], self.arch, assemble=True, loads=self.loads, matmuls=self.matmuls
+            )
         output.write(program.to_json())

@@ -246,8 +246,10 @@ class CompiledProgram:
                         f"kernel {launch.name} takes buffer {a}, but there are only {n} buffers"
                     )
             for m in launch.tensor_maps:
-                shape = self.buffers[m.buffer].shape
-                if m.dtype != self.buffers[m.buffer].dtype or tuple(reversed(shape)) != m.dims:
+                # a kernel may see its buffer through a retype (a reshape launches nothing):
+                # the map covers the same contiguous elements under the kernel's own shape
+                buffer = self.buffers[m.buffer]
+                if m.dtype != buffer.dtype or math.prod(m.dims) != buffer.numel:
                     raise ProgramError(
                         f"kernel {launch.name}: a tensor map of {m.dtype} dims {list(m.dims)} "
                         f"over buffer {m.buffer} ({self.buffers[m.buffer].describe()})"

@@ -7,7 +7,7 @@ then the intermediates between its kernels; `mirage.buffers` lists their tensor 
 `mirage.num_inputs` and `mirage.num_outputs` how many are which. Plain kernel ops are
 wrapped into one-op graphs first (`wrap-kernel-ops`). A graph is built as its `mirage.plan`
 says (`plan-ugraph`); one that carries none is planned here, once. Options: `arch`, and
-`loads` for the graphs planned here (as `plan-ugraph`'s).
+`loads` and `matmuls` for the graphs planned here (as `plan-ugraph`'s).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from mirage.dialects.ugraph.convert import type_to_ir
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.lowering.optimize.annotate import LoweringError, plan_for
-from mirage.lowering.optimize.decisions import TENSOR_MAPS, TensorMapAttr
+from mirage.lowering.optimize.decisions import REMARKS, TENSOR_MAPS, TensorMapAttr
 from mirage.lowering.optimize.plan import PlanError
 from mirage.lowering.optimize.wrap import wrap_graph
 from mirage.lowering.to_llvm.graph_kernel import SMEM_SYMBOL, KernelEmitter, smem_global
@@ -58,7 +58,9 @@ class _Lowered:
     kernels: list[Operation] = field(default_factory=lambda: [])
 
 
-def lower_function(f: func.FuncOp, arch: str, loads: str | None = None) -> _Lowered:
+def lower_function(
+    f: func.FuncOp, arch: str, loads: str | None = None, matmuls: str | None = None
+) -> _Lowered:
     name = f.sym_name.data
     target = target_for(arch)
     try:
@@ -117,7 +119,7 @@ def lower_function(f: func.FuncOp, arch: str, loads: str | None = None) -> _Lowe
         grid = op.ints_attr("grid")
         block = op.ints_attr("block")
         try:
-            plan = plan_for(op, target, loads)
+            plan = plan_for(op, target, loads, matmuls)
         except PlanError as e:
             raise LoweringError(f"@{name}, kernel {index}: {e}") from None
         kernel = KernelEmitter(plan, kernel_name, block, op.results).emit()
@@ -128,6 +130,8 @@ def lower_function(f: func.FuncOp, arch: str, loads: str | None = None) -> _Lowe
         maps = plan.tensor_maps()
         if maps:
             launch.attributes[TENSOR_MAPS] = ArrayAttr([TensorMapAttr.of(m) for m in maps])
+        if plan.remarks:  # what the kernel does otherwise than asked, kept for the reader
+            launch.attributes[REMARKS] = ArrayAttr([StringAttr(r) for r in plan.remarks])
     entry.add_op(func.ReturnOp())
     return lowered
 
@@ -179,13 +183,15 @@ def kernel_functions(module: ModuleOp) -> list[func.FuncOp]:
     ]
 
 
-def convert_module(module: ModuleOp, arch: str = "sm_90a", loads: str | None = None) -> None:
+def convert_module(
+    module: ModuleOp, arch: str = "sm_90a", loads: str | None = None, matmuls: str | None = None
+) -> None:
     funcs = kernel_functions(module)
     if not funcs:
         return
     kernels = _kernel_module(module)
     for f in funcs:
-        lowered = lower_function(f, arch, loads)
+        lowered = lower_function(f, arch, loads, matmuls)
         for k in lowered.kernels:
             kernels.body.block.add_op(k)
         module.body.block.insert_op_before(lowered.host, f)
@@ -201,9 +207,10 @@ class ConvertKernelToGpu(ModulePass):
     name = "convert-kernel-to-gpu"
     arch: str = "sm_90a"
     loads: str | None = None
+    matmuls: str | None = None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        convert_module(op, self.arch, self.loads)
+        convert_module(op, self.arch, self.loads, self.matmuls)
 
 
 __all__ = ["KERNEL_MODULE", "SMEM_SYMBOL", "ConvertKernelToGpu", "LoweringError", "convert_module"]

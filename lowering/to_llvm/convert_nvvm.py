@@ -133,6 +133,50 @@ def _bar_sync(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
     return [asm], []
 
 
+def _tied(count: int) -> str:
+    """Constraints of `count` f32 registers read and written in place (outputs 0 .. count-1,
+    then the inputs tied to them)."""
+    return ",".join(["=f"] * count + [str(i) for i in range(count)])
+
+
+def _wgmma(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
+    assert isinstance(op, nvvm.WgmmaMmaAsyncOp)
+    h = len(op.acc)
+    n = op.n.value.data
+    t = op.ab_type.data
+    first = 2 * h  # operands after the outputs and the tied accumulators
+    d = ", ".join(f"${i}" for i in range(h))
+    if op.a_in_registers:
+        a_text = "{" + ", ".join(f"${first + i}" for i in range(4)) + "}"
+        a_count, a_setup = 4, ""
+        tail = f"{int(op.trans_b is not None)}"  # imm-trans-b only: A is not transposed
+    else:
+        a_text, a_count = "da", 2
+        a_setup = f"mov.b64 da, {{${first}, ${first + 1}}}; "
+        tail = f"0, {int(op.trans_b is not None)}"  # imm-trans-a (K-major A), imm-trans-b
+    b0 = first + a_count
+    scale = b0 + 2
+    text = (
+        "{ .reg .pred p; .reg .b64 da, db; "
+        f"setp.ne.b32 p, ${scale}, 0; {a_setup}mov.b64 db, {{${b0}, ${b0 + 1}}}; "
+        f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{t}.{t} {{{d}}}, {a_text}, db, p, 1, 1, "
+        f"{tail}; }}"
+    )
+    one = _const(1)
+    constraints = ",".join([_tied(h), *(["r"] * (a_count + 3)), "~{memory}"])
+    args = [*op.acc, *op.a, *op.b, one.result]
+    asm = llvm.InlineAsmOp(text, constraints, args, [op.res.type], has_side_effects=True)
+    return [one, asm], list(asm.results)
+
+
+def _wgmma_wait(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
+    assert isinstance(op, nvvm.WgmmaWaitGroupOp)
+    text = f"wgmma.wait_group.sync.aligned {op.pending.value.data};"
+    constraints = _tied(len(op.acc)) + ",~{memory}"
+    asm = llvm.InlineAsmOp(text, constraints, list(op.acc), [op.res.type], has_side_effects=True)
+    return [asm], list(asm.results)
+
+
 RULES: dict[type[Operation], Rule] = {
     **{cls: _sreg for cls in nvvm.SPECIAL_REGISTER_OPS.values()},
     nvvm.Barrier0Op: _plain("llvm.nvvm.barrier0", None),
@@ -169,6 +213,10 @@ RULES: dict[type[Operation], Rule] = {
     nvvm.BarrierSyncOp: _bar_sync,
     nvvm.FenceProxyAsyncSharedOp: _asm_effect("fence.proxy.async.shared::cta;", "~{memory}"),
     nvvm.FenceMBarrierInitOp: _asm_effect("fence.mbarrier_init.release.cluster;", "~{memory}"),
+    nvvm.WgmmaFenceOp: _asm_effect("wgmma.fence.sync.aligned;", "~{memory}"),
+    nvvm.WgmmaCommitGroupOp: _asm_effect("wgmma.commit_group.sync.aligned;", "~{memory}"),
+    nvvm.WgmmaMmaAsyncOp: _wgmma,
+    nvvm.WgmmaWaitGroupOp: _wgmma_wait,
     nvvm.Ex2ApproxOp: _plain("llvm.nvvm.ex2.approx.f", f32),
     nvvm.Lg2ApproxOp: _plain("llvm.nvvm.lg2.approx.f", f32),
     nvvm.RsqrtApproxOp: _plain("llvm.nvvm.rsqrt.approx.f", f32),

@@ -3,7 +3,8 @@
 Kernel parameters are the graph's device tensors, then its outputs, then (with `tma`
 loads) one tensor map per streamed tile. Every block-level value lives in a shared-memory
 tile, except those the plan fuses: those are computed in registers where they are read
-(`_Reader.read`). Matmuls run on tensor cores (ldmatrix + mma.sync) when the plan says so.
+(`_Reader.read`). Matmuls run as the plan's matmul strategy says (`mma_sync`, `wgmma`,
+`fma`).
 Input iterators are loaded `plan.stages` iterations ahead of the compute, as the plan's
 load strategy does it (`tile_loads`).
 """
@@ -36,10 +37,11 @@ from mirage.dialects.opkinds import (
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize.layout import Tile
-from mirage.lowering.optimize.load_plan import TMA
 from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, group_layout, wide_group
-from mirage.lowering.to_llvm import tile_loads
+from mirage.lowering.to_llvm import fma, mma_sync, tile_loads, wgmma
 from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
+from mirage.lowering.to_llvm.llvm_builder import broadcast_coords as _broadcast
+from mirage.lowering.to_llvm.llvm_builder import row_major_coords as _coords
 from mirage.lowering.to_llvm.memory_access import contiguous_run, storage_type, vector_width
 from mirage.lowering.to_llvm.scalar import pointwise_op
 
@@ -48,24 +50,6 @@ GRID_CONSTANT = "nvvm.grid_constant"
 """On a kernel: the indices of its `__grid_constant__` parameters (128-byte tensor maps)."""
 
 NEG_INF = float("-inf")
-
-
-def _coords(b: Builder, linear: Int, shape: Sequence[int]) -> list[Int]:
-    """Row-major coordinates of `linear` in `shape`."""
-    out: list[Int] = [0] * len(shape)
-    rest = linear
-    for d in range(len(shape) - 1, -1, -1):
-        n = shape[d]
-        if d == 0:
-            out[d] = rest
-        else:
-            out[d] = b.urem(rest, n)
-            rest = b.udiv(rest, n)
-    return out
-
-
-def _broadcast(coords: Sequence[Int], shape: Sequence[int]) -> tuple[Int, ...]:
-    return tuple(0 if n == 1 else c for c, n in zip(coords, shape, strict=True))
 
 
 class KernelEmitter:
@@ -122,7 +106,7 @@ class KernelEmitter:
         ]
         self.smem = b._r(llvm.AddressOfOp(SMEM_SYMBOL, SHARED_PTR))  # pyright: ignore[reportPrivateUsage]
         self.smem32: Int = b._r(llvm.PtrToIntOp(self.smem, i32))  # pyright: ignore[reportPrivateUsage]
-        if self.plan.loads == TMA:
+        if any(t.swizzle for t in self.plan.tiles.values()):
             tile_loads.align_shared_base(self)
         self.acc_slots: dict[int, SSAValue] = {}
         self.rowsum_slots: dict[int, SSAValue] = {}
@@ -171,7 +155,11 @@ class KernelEmitter:
     def element_offset(self, t: Tile, coords: Sequence[Int]) -> Int:
         b = self.b
         if t.swizzle:
-            return tile_loads.swizzled_offset(b, t, coords[0], coords[1])
+            # the rows of every leading dim, one after the other
+            row: Int = 0
+            for c, n in zip(coords[:-1], t.shape[:-1], strict=True):
+                row = b.add(b.mul(row, n), c) if n > 1 else row
+            return tile_loads.swizzled_offset(b, t, row, coords[-1])
         off: Int = 0
         for c, s, n in zip(coords, t.strides, t.shape, strict=True):
             if n > 1:
@@ -318,7 +306,7 @@ class KernelEmitter:
 
     def _t_compute(self, task: Task) -> None:
         op = self.graph.ops[task.op]
-        results = self._results_of(task.op)
+        results = self.results_of(task.op)
         shape = op.results[0].shape or (1,)
         vec = self._vec(shape, [*results], list(op.operands))
 
@@ -367,7 +355,7 @@ class KernelEmitter:
             a = math.gcd(a, k * t.esize)
         return a
 
-    def _results_of(self, index: int) -> list[int]:
+    def results_of(self, index: int) -> list[int]:
         n = len(self.graph.args)
         for i, op in enumerate(self.graph.ops):
             if i == index:
@@ -376,7 +364,7 @@ class KernelEmitter:
         raise KeyError(index)
 
     def _result(self, index: int) -> int:
-        return self._results_of(index)[0]
+        return self.results_of(index)[0]
 
     # input iterators ----------------------------------------------------------------------
 
@@ -774,20 +762,33 @@ class KernelEmitter:
 
     def _t_matmul(self, task: Task) -> None:
         mm = self.plan.matmuls[task.op]
-        if mm.tensor_core:
-            _MmaEmitter(self, mm).emit()
+        if mm.wgmma:
+            wgmma.WgmmaEmitter(self, mm).emit()
+        elif mm.tensor_core:
+            mma_sync.MmaEmitter(self, mm).emit()
         else:
-            self._simt_matmul(mm)
+            fma.emit(self, mm)
 
     def _t_chain(self, task: Task) -> None:
-        _MmaEmitter(self, self.plan.matmuls[task.op]).chain()
+        mm = self.plan.matmuls[task.op]
+        if mm.wgmma:
+            wgmma.WgmmaEmitter(self, mm).chain()
+        else:
+            mma_sync.MmaEmitter(self, mm).chain()
 
     def _t_rowsum(self, task: Task) -> None:
-        _MmaEmitter(self, self.plan.matmuls[task.op]).rowsum_out()
+        mm = self.plan.matmuls[task.op]
+        if mm.wgmma:
+            wgmma.WgmmaEmitter(self, mm).rowsum_out()
+        else:
+            mma_sync.MmaEmitter(self, mm).rowsum_out()
 
     def _t_materialize(self, task: Task) -> None:
         mm = self.plan.matmuls[task.op]
-        _MmaEmitter(self, mm).materialize()
+        if mm.wgmma:
+            wgmma.WgmmaEmitter(self, mm).materialize()
+        else:
+            mma_sync.MmaEmitter(self, mm).materialize()
 
     def write_result(self, mm: MatmulPlan, coords: list[Int], value: SSAValue, plane: Int) -> None:
         """The matmul's element at `coords` (of its result): through the fused epilogue to
@@ -802,7 +803,7 @@ class KernelEmitter:
             if mm.target != mm.result:
                 # the target has a tile (this writes it): compute its op on the result
                 index = self.producer[mm.target][0]
-                results = self._results_of(index)
+                results = self.results_of(index)
                 x = rd.apply(index, coords)[results.index(mm.target)]
             self.store_tile(mm.target, coords, x, plane)
             return
@@ -811,28 +812,6 @@ class KernelEmitter:
         old = self.load_tile(mm.target, coords, plane)
         new = b.fadd(old, x) if mm.combine == "sum" else b.fmax(old, x)
         self.store_tile(mm.target, coords, new, plane)
-
-    def _simt_matmul(self, mm: MatmulPlan) -> None:
-        """One output element per thread and step, an FMA loop over k (no tensor cores)."""
-        b = self.b
-        g = self.graph
-        a_shape = g.type_of(mm.a if mm.a < g.num_values else self.plan.converts[mm.a]).shape
-        b_shape = g.type_of(mm.b if mm.b < g.num_values else self.plan.converts[mm.b]).shape
-        out_shape = (*mm.batch, mm.m, mm.n)
-
-        def body(index: Int) -> None:
-            c = _coords(b, index, out_shape)
-            batch = c[:-2]
-            acc = b.alloca(f32)
-            b.store(b.f32(0.0), acc, 4)
-            with b.loop(mm.k) as k:
-                rd = self.reader()
-                av = rd.read(mm.a, [*_broadcast(batch, a_shape[:-2]), c[-2], k])
-                bv = rd.read(mm.b, [*_broadcast(batch, b_shape[:-2]), k, c[-1]])
-                b.store(b.fma(av, bv, b.load(f32, acc, 4)), acc, 4)
-            self.write_result(mm, c, b.load(f32, acc, 4), 0)
-
-        self.for_each(math.prod(out_shape), body)
 
 
 class _Reader:
@@ -886,7 +865,7 @@ class _Reader:
             )
         else:
             index = k.producer[v][0]
-            results = k._results_of(index)  # pyright: ignore[reportPrivateUsage]
+            results = k.results_of(index)
             x = self.apply(index, coords)[results.index(v)]
         self.cache[key] = x
         return x
@@ -908,297 +887,6 @@ def _run_scalar_graph(b: Builder, body: Graph, args: list[SSAValue]) -> list[SSA
         operands = [values[i] for i in op.operands]
         values.append(pointwise_op(b, op, operands))
     return [values[i] for i in body.outputs]
-
-
-class _MmaEmitter:
-    """A matmul on tensor cores: warps split (batch, m, n, k) as the plan says; each warp
-    loads A fragments with ldmatrix, B fragments with ldmatrix.trans, and issues
-    mma.sync.m16n8k16 into f32 accumulators."""
-
-    def __init__(self, k: KernelEmitter, mm: MatmulPlan):
-        self.k = k
-        self.b = k.b
-        self.mm = mm
-        g = k.graph
-        plan = k.plan
-        a_tile = plan.tiles.get(mm.a)  # none when A comes from registers (a chain)
-        self.a_tile = a_tile if a_tile is not None else Tile((1, 1), "f16", 1)
-        self.b_tile = plan.tiles[mm.b]
-        a_shape = a_tile.shape if a_tile is not None else g.type_of(mm.a).shape
-        self.a_batch = a_shape[:-2]
-        self.b_batch = self.b_tile.shape[:-2]
-        pb, pm, pn, pk = mm.parts
-        b = self.b
-        w: Int = k.warp
-        self.wk = b.urem(w, pk)
-        w = b.udiv(w, pk)
-        self.wn = b.urem(w, pn)
-        w = b.udiv(w, pn)
-        self.wm = b.urem(w, pm)
-        self.wb = b.udiv(w, pm)
-        self.used = pb * pm * pn * pk
-        self.bt, self.mt, self.nt, self.kt = mm.tiles
-        self.m16 = math.ceil(mm.m / 16)
-        self.n8 = math.ceil(mm.n / 8)
-        del g
-
-    def _batch_coords(self, ib: Int) -> list[Int]:
-        b = self.b
-        flat = b.add(b.mul(self.wb, self.bt), ib)
-        return _coords(b, flat, self.mm.batch) if self.mm.batch else []
-
-    def _a_fragment(self, batch: list[Int], mtile: Int, k0: Int) -> list[SSAValue]:
-        b = self.b
-        lane = self.k.lane
-        row = b.add(b.mul(mtile, 16), b.and_(lane, 15))
-        if self.mm.m % 16:
-            row = b.umin(row, self.mm.m - 1)
-        col = b.add(k0, b.mul(b.lshr(lane, 4), 8))
-        coords = [*_broadcast(batch, self.a_batch), row, col]
-        off = b.add(self.k.tile_base(self.mm.a), self.k.element_offset(self.a_tile, coords))
-        res = b._r(nvvm.LdMatrixOp(self.k.smem_ptr(off), 4))  # pyright: ignore[reportPrivateUsage]
-        return [b.extract(res, i, i32) for i in range(4)]
-
-    def _b_fragments(self, batch: list[Int], ntile: Int, k0: Int, pair: bool) -> list[SSAValue]:
-        """B fragments (b0, b1) of n tile `ntile`, and of `ntile + 1` when `pair`."""
-        b = self.b
-        lane = self.k.lane
-        krow = b.add(k0, b.add(b.and_(lane, 7), b.mul(b.and_(b.lshr(lane, 3), 1), 8)))
-        col = b.mul(ntile, 8)
-        if pair:
-            col = b.add(col, b.mul(b.lshr(lane, 4), 8))
-        coords = [*_broadcast(batch, self.b_batch), krow, col]
-        off = b.add(self.k.tile_base(self.mm.b), self.k.element_offset(self.b_tile, coords))
-        num = 4 if pair else 2
-        res = b._r(nvvm.LdMatrixOp(self.k.smem_ptr(off), num, trans=True))  # pyright: ignore[reportPrivateUsage]
-        return [b.extract(res, i, i32) for i in range(num)]
-
-    def _k_steps(
-        self, batch: list[Int], mtiles: list[Int], ntiles: list[Int], slots: SSAValue, first: int
-    ) -> None:
-        """acc[first + ...] += A B over this warp's k steps, for the given tiles."""
-        b = self.b
-        mm = self.mm
-        with b.loop(self.kt) as s:
-            k0 = b.mul(b.add(b.mul(self.wk, self.kt), s), 16)
-            a = [self._a_fragment(batch, m, k0) for m in mtiles]
-            bf: list[list[SSAValue]] = []
-            j = 0
-            while j < len(ntiles):
-                pair = j + 1 < len(ntiles)
-                regs = self._b_fragments(batch, ntiles[j], k0, pair)
-                bf.append(regs[0:2])
-                if pair:
-                    bf.append(regs[2:4])
-                j += 2
-            for i in range(len(mtiles)):
-                for jj in range(len(ntiles)):
-                    base = first + (i * len(ntiles) + jj) * 4
-                    ptrs = [b.slot(slots, base + e, f32) for e in range(4)]
-                    c = [b.load(f32, p, 4) for p in ptrs]
-                    res = b._r(nvvm.MmaSyncOp(a[i], bf[jj], c, mm.ab_type))  # pyright: ignore[reportPrivateUsage]
-                    for e in range(4):
-                        b.store(b.extract(res, e, f32), ptrs[e], 4)
-
-    def _tile_lists(self, i0: int, mc: int, j0: int, nc: int) -> tuple[list[Int], list[Int]]:
-        b = self.b
-        mtiles = [b.add(b.mul(self.wm, self.mt), i0 + i) for i in range(mc)]
-        ntiles = [b.add(b.mul(self.wn, self.nt), j0 + j) for j in range(nc)]
-        return mtiles, ntiles
-
-    def _write(
-        self,
-        batch: list[Int],
-        mtiles: list[Int],
-        ntiles: list[Int],
-        slots: SSAValue,
-        first: int,
-        write: Callable[[list[Int], SSAValue], None],
-    ) -> None:
-        b = self.b
-        lane = self.k.lane
-        mm = self.mm
-        for i, mtile in enumerate(mtiles):
-            for j, ntile in enumerate(ntiles):
-                base = first + (i * len(ntiles) + j) * 4
-                for h in range(2):
-                    row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
-                    for e in range(2):
-                        col = b.add(b.add(b.mul(ntile, 8), b.mul(b.and_(lane, 3), 2)), e)
-                        ok = b.and1(
-                            b.icmp("ult", row, mm.m) if mm.m % 16 else True,
-                            b.icmp("ult", col, mm.n) if mm.n % 8 else True,
-                        )
-                        x = b.load(f32, b.slot(slots, base + 2 * h + e, f32), 4)
-                        with b.if_(ok):
-                            write([*batch, row, col], x)
-
-    def emit(self) -> None:
-        b = self.b
-        mm = self.mm
-        with b.if_(
-            b.icmp("ult", self.k.warp, self.used) if self.used < self.k.plan.warps else True
-        ):
-            if mm.mode == "regs":
-                slots = self.k.acc_slots[mm.op]
-                for ib in range(self.bt):
-                    batch = self._batch_coords(ib)
-                    mtiles, ntiles = self._tile_lists(0, self.mt, 0, self.nt)
-                    self._k_steps(batch, mtiles, ntiles, slots, ib * self.mt * self.nt * 4)
-                return
-            # register blocks of at most MAX_CHUNK registers
-            nc = min(self.nt, 8)
-            mc = max(1, min(self.mt, 32 // (4 * nc)))
-            slots = b.alloca(f32, mc * nc * 4)
-            with b.loop(self.bt) as ib:
-                batch = self._batch_coords(ib)
-                for i0 in range(0, self.mt, mc):
-                    for j0 in range(0, self.nt, nc):
-                        mcount, ncount = min(mc, self.mt - i0), min(nc, self.nt - j0)
-                        mtiles, ntiles = self._tile_lists(i0, mcount, j0, ncount)
-                        zero = b.f32(0.0)
-                        for e in range(mcount * ncount * 4):
-                            b.store(zero, b.slot(slots, e, f32), 4)
-                        self._k_steps(batch, mtiles, ntiles, slots, 0)
-                        self._write(
-                            batch,
-                            mtiles,
-                            ntiles,
-                            slots,
-                            0,
-                            lambda c, x: self.k.write_result(mm, c, x, self.wk),
-                        )
-
-    def _pack(self, lo: SSAValue, hi: SSAValue, dtype: str) -> SSAValue:
-        """Two f32 values rounded to f16/bf16 and packed (lo in the low half) in an i32."""
-        b = self.b
-        op = nvvm.CvtF32x2ToBf16x2Op if dtype == "bf16" else nvvm.CvtF32x2ToF16x2Op
-        return b._r(op(lo, hi))  # pyright: ignore[reportPrivateUsage]
-
-    def chain(self) -> None:
-        """S = A B on tensor cores, its epilogue e = f(S) in registers, then O += e V with
-        e's fragments as the A operand (the C and A layouts of m16n8k16 coincide), and the
-        row sums of e accumulated in registers."""
-        b = self.b
-        k = self.k
-        m1 = self.mm
-        m2 = k.plan.matmuls[m1.chain_next]
-        e_value = m1.target
-        e_index = k.producer[e_value][0]
-        e_dtype = k.graph.type_of(e_value).dtype
-        second = _MmaEmitter(k, m2)
-        n8 = m1.n // 8
-        acc2 = k.acc_slots[m2.op]
-        sums = k.rowsum_slots.get(m1.op)
-        lane = k.lane
-        guard = b.icmp("ult", k.warp, self.used) if self.used < k.plan.warps else True
-        with b.if_(guard):
-            for ib in range(self.bt):
-                batch = self._batch_coords(ib)
-                mtiles, ntiles = self._tile_lists(0, self.mt, 0, n8)
-                s_slots = b.alloca(f32, self.mt * n8 * 4)
-                zero = b.f32(0.0)
-                for e in range(self.mt * n8 * 4):
-                    b.store(zero, b.slot(s_slots, e, f32), 4)
-                self._k_steps(batch, mtiles, ntiles, s_slots, 0)
-                packed: dict[tuple[int, int, int], SSAValue] = {}
-                for i, mtile in enumerate(mtiles):
-                    partial = [b.f32(0.0), b.f32(0.0)]
-                    for j in range(n8):
-                        for h in range(2):
-                            row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
-                            vals: list[SSAValue] = []
-                            for c in range(2):
-                                col = b.add(b.add(j * 8, b.mul(b.and_(lane, 3), 2)), c)
-                                s_val = b.load(
-                                    f32, b.slot(s_slots, (i * n8 + j) * 4 + 2 * h + c, f32), 4
-                                )
-                                rd = k.reader({m1.result: s_val})
-                                results = k._results_of(e_index)  # pyright: ignore[reportPrivateUsage]
-                                x = rd.apply(e_index, [*batch, row, col])[results.index(e_value)]
-                                vals.append(x)
-                                if m1.m % 16 == 0:
-                                    partial[h] = b.fadd(partial[h], x)
-                                else:
-                                    ok = b.icmp("ult", row, m1.m)
-                                    partial[h] = b.fadd(partial[h], b.select(ok, x, b.f32(0.0)))  # type: ignore[arg-type]
-                            packed[(i, j, h)] = self._pack(vals[0], vals[1], e_dtype)
-                    if sums is not None:
-                        for h in range(2):
-                            slot = b.slot(sums, (ib * self.mt + i) * 2 + h, f32)
-                            b.store(b.fadd(b.load(f32, slot, 4), partial[h]), slot, 4)
-                # O += e V, k walking e's columns 16 at a time
-                n8_2 = math.ceil(m2.n / 8)
-                nt2 = list(range(n8_2))
-                first = ib * self.mt * n8_2 * 4
-                for step in range(m1.n // 16):
-                    bf: list[list[SSAValue]] = []
-                    jj = 0
-                    while jj < n8_2:
-                        pair = jj + 1 < n8_2
-                        regs = second._b_fragments(batch, nt2[jj], step * 16, pair)
-                        bf.append(regs[0:2])
-                        if pair:
-                            bf.append(regs[2:4])
-                        jj += 2
-                    for i in range(self.mt):
-                        a = [
-                            packed[(i, 2 * step, 0)],
-                            packed[(i, 2 * step, 1)],
-                            packed[(i, 2 * step + 1, 0)],
-                            packed[(i, 2 * step + 1, 1)],
-                        ]
-                        for jj in range(n8_2):
-                            base = first + (i * n8_2 + jj) * 4
-                            ptrs = [b.slot(acc2, base + e, f32) for e in range(4)]
-                            c_in = [b.load(f32, q, 4) for q in ptrs]
-                            res = b._r(nvvm.MmaSyncOp(a, bf[jj], c_in, m2.ab_type))  # pyright: ignore[reportPrivateUsage]
-                            for e in range(4):
-                                b.store(b.extract(res, e, f32), ptrs[e], 4)
-
-    def rowsum_out(self) -> None:
-        """After the loop: each quad of lanes adds its row sums and writes them."""
-        b = self.b
-        k = self.k
-        mm = self.mm
-        sums = k.rowsum_slots[mm.op]
-        lane = k.lane
-        guard = b.icmp("ult", k.warp, self.used) if self.used < k.plan.warps else True
-        # shuffles need every lane of the warp
-        for ib in range(self.bt):
-            batch = self._batch_coords(ib)
-            mtiles, _ = self._tile_lists(0, self.mt, 0, 0)
-            for i, mtile in enumerate(mtiles):
-                for h in range(2):
-                    x = b.load(f32, b.slot(sums, (ib * self.mt + i) * 2 + h, f32), 4)
-                    x = b.fadd(x, b.shfl_bfly(x, 1))
-                    x = b.fadd(x, b.shfl_bfly(x, 2))
-                    row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
-                    ok = b.and1(guard, b.icmp("eq", b.and_(lane, 3), 0))
-                    if mm.m % 16:
-                        ok = b.and1(ok, b.icmp("ult", row, mm.m))
-                    with b.if_(ok):
-                        k.store_tile(mm.rowsum, [*batch, row, 0], x)
-
-    def materialize(self) -> None:
-        """After the loop: register accumulators to their tile (plane = k split)."""
-        b = self.b
-        mm = self.mm
-        slots = self.k.acc_slots[mm.op]
-        with b.if_(
-            b.icmp("ult", self.k.warp, self.used) if self.used < self.k.plan.warps else True
-        ):
-            for ib in range(self.bt):
-                batch = self._batch_coords(ib)
-                mtiles, ntiles = self._tile_lists(0, self.mt, 0, self.nt)
-                self._write(
-                    batch,
-                    mtiles,
-                    ntiles,
-                    slots,
-                    ib * self.mt * self.nt * 4,
-                    lambda c, x: self.k.store_tile(mm.target, c, x, self.wk),
-                )
 
 
 def smem_global(size: int = 0) -> llvm.GlobalOp:

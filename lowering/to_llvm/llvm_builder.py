@@ -46,6 +46,9 @@ class Builder:
         self.block = entry
         self._alloca_anchor: Operation | None = None
         self._consts: dict[tuple[int, int], SSAValue] = {}
+        self.fence_async_proxy = False
+        """Barriers first order this thread's shared-memory writes with the reads of the
+        asynchronous proxy (wgmma operands read through descriptors)."""
 
     # --- plumbing -------------------------------------------------------------------------
 
@@ -399,6 +402,8 @@ class Builder:
         return self._r(nvvm.SPECIAL_REGISTER_OPS[register]())
 
     def barrier(self) -> None:
+        if self.fence_async_proxy:
+            self.emit(nvvm.FenceProxyAsyncSharedOp())
         self.emit(nvvm.Barrier0Op())
 
     def shfl_bfly(self, x: SSAValue, offset: int) -> SSAValue:
@@ -417,8 +422,35 @@ class Builder:
         self.emit(llvm.ReturnOp())
 
 
+def row_major_coords(b: Builder, linear: Int, shape: Sequence[int]) -> list[Int]:
+    """Row-major coordinates of `linear` in `shape`."""
+    out: list[Int] = [0] * len(shape)
+    rest = linear
+    for d in range(len(shape) - 1, -1, -1):
+        n = shape[d]
+        if d == 0:
+            out[d] = rest
+        else:
+            out[d] = b.urem(rest, n)
+            rest = b.udiv(rest, n)
+    return out
+
+
+def broadcast_coords(coords: Sequence[Int], shape: Sequence[int]) -> tuple[Int, ...]:
+    """`coords` of a broadcast result, in an operand of `shape` (0 along its dims of 1)."""
+    return tuple(0 if n == 1 else c for c, n in zip(coords, shape, strict=True))
+
+
 def half2() -> VectorType:
     return VectorType(Float16Type(), [2])
 
 
-__all__ = ["GLOBAL_PTR", "SHARED_PTR", "Builder", "Int", "half2"]
+__all__ = [
+    "GLOBAL_PTR",
+    "SHARED_PTR",
+    "Builder",
+    "Int",
+    "broadcast_coords",
+    "half2",
+    "row_major_coords",
+]

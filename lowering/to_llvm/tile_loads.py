@@ -75,11 +75,17 @@ class ConsumerBuilder(Builder):
         self.consumers = consumers
 
     def barrier(self) -> None:
+        if self.fence_async_proxy:
+            self.emit(nvvm.FenceProxyAsyncSharedOp())
         self.emit(nvvm.BarrierSyncOp(CONSUMER_BARRIER, self.consumers))
 
 
 def builder_for(plan: Plan, entry: Block) -> Builder:
-    return ConsumerBuilder(entry, plan.threads) if plan.loads == TMA else Builder(entry)
+    b = ConsumerBuilder(entry, plan.threads) if plan.loads == TMA else Builder(entry)
+    # what threads write to shared memory (cp.async copies, tasks) a wgmma reads through
+    # the asynchronous proxy: each barrier after such writes is preceded by a proxy fence
+    b.fence_async_proxy = plan.async_proxy_reads
+    return b
 
 
 def launch_block(plan: Plan, block: tuple[int, ...]) -> tuple[int, int, int]:
@@ -170,7 +176,9 @@ def cp_async_copy(k: KernelEmitter, v: int, iteration: Int, slot: Int) -> None:
     esize = t.esize
     origin, fstrides, gptr = tile_origin(k, v, iteration)
     base = _linear(b, origin, fstrides)
-    run = contiguous_run(t.shape, fstrides)
+    # a transposed tile is walked in its tensor's order: chunks run along its dim -2
+    walk = (lambda xs: [*xs[:-2], xs[-1], xs[-2]]) if t.transposed else list
+    run = contiguous_run(t.storage_shape, walk(fstrides))
     _, op = k.producer[v]
     # a window starts where its offset says: its vectors are aligned only as far as it is
     vec = vector_width(math.gcd(run, op.offset) if op.offset else run, esize)
@@ -192,7 +200,7 @@ def cp_async_copy(k: KernelEmitter, v: int, iteration: Int, slot: Int) -> None:
                 x = b.load(ty, b.gep(src, e * esize), esize)
                 b.store(x, b.gep(dst, e * esize), esize)
 
-    k.for_each_chunk(t.shape, vec, body)
+    k.for_each_chunk(t.storage_shape, vec, lambda coords: body(walk(coords)))
 
 
 def _hoisted(k: KernelEmitter) -> None:

@@ -21,6 +21,7 @@ from mirage.dialects.opkinds import (
     Family,
 )
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
+from mirage.lowering.optimize import matmul_plan
 from mirage.passes.superoptimize.lowered import LoweredFacts, lowered_facts
 from mirage.passes.superoptimize.resources import peak_shared_memory, registers_per_thread
 
@@ -63,16 +64,30 @@ VECTOR_ACCESS_BYTES = 16
 in the device tensor."""
 
 
-def _access_factor(op: Op, body: Graph) -> int:
+def _access_factor(op: Op, value: int, body: Graph, target: Target, threads: int) -> int:
     """How many times more accesses an input iterator's copy needs than 16-byte vectors: a
     view that reads the tile's last dim strided (a transposed operand) copies one element
-    per access. An estimate of the lost vector width, not fitted to measurements."""
+    per access, unless only mma.sync reads it as its B operand and the dim before is
+    contiguous: the planner then stores the tile transposed and copies it in the tensor's
+    order (`Tile.transposed`). An estimate of the lost vector width, not fitted to
+    measurements."""
     if not op.viewed:
         return 1
     _, strides = op.layout(body.type_of(op.operands[0]).shape)
     tile = op.results[0]
     if strides[-1] == 1 or tile.shape[-1] == 1:
         return 1
+    if len(tile.shape) >= 2 and strides[-2] == 1 and tile.shape[-2] > 1:
+        readers = [u for u in body.ops if value in u.operands]
+        if readers and all(
+            u.kind in CONTRACTIONS
+            and u.operands[1] == value
+            and u.operands[0] != value
+            and _strategy(body.type_of(u.operands[0]), tile, target, threads)
+            == matmul_plan.MMA_SYNC
+            for u in readers
+        ):
+            return 1
     return max(1, VECTOR_ACCESS_BYTES // DTYPE_BYTES[tile.dtype])
 
 
@@ -103,9 +118,16 @@ def _matmul_flops(a: TensorType, b: TensorType, padded: bool) -> int:
     return 2 * batch * m * n * k
 
 
-def _on_tensor_cores(a: TensorType, b: TensorType) -> bool:
-    """The lowering's rule: mma.sync takes two f16 or two bf16 operands."""
-    return a.dtype == b.dtype and a.dtype in ("f16", "bf16") and a.shape[-1] % 16 == 0
+def _strategy(a: TensorType, b: TensorType, target: Target, threads: int) -> str:
+    """How the lowering runs a block matmul it did not plan (as `matmuls=auto` chooses)."""
+    batch = tuple(max(x, y) for x, y in zip(a.shape[:-2], b.shape[:-2], strict=True))
+    ops = matmul_plan.Operands(a.dtype, b.dtype, batch, a.shape[-2], b.shape[-1], a.shape[-1])
+    return matmul_plan.choose(matmul_plan.AUTO, target, ops, threads)[0]
+
+
+def _tensor_core_flops(strategy: str, a: TensorType, b: TensorType) -> int:
+    batch = math.prod(max(x, y) for x, y in zip(a.shape[:-2], b.shape[:-2], strict=True))
+    return matmul_plan.tensor_core_flops(strategy, batch, a.shape[-2], b.shape[-1], a.shape[-1])
 
 
 def _vector_flops(op: Op, operands: list[TensorType]) -> int:
@@ -200,13 +222,23 @@ def graph_op_cost(
         times = loops if j < body.loop_end and j not in once else 1
         in_types = [body.type_of(v) for v in bop.operands]
         if bop.kind in INPUTS:
-            tile_reads += times * bop.results[0].nbytes * _access_factor(bop, body)
+            tile_reads += (
+                times
+                * bop.results[0].nbytes
+                * _access_factor(bop, results[0], body, target, threads)
+            )
             smem_traffic += times * bop.results[0].nbytes
             continue
         if bop.kind in OUTPUTS:
             continue
-        if bop.kind in CONTRACTIONS and _on_tensor_cores(in_types[0], in_types[1]):
-            tensor += times * _matmul_flops(in_types[0], in_types[1], padded=True)
+        strategy = ""
+        if bop.kind in CONTRACTIONS:
+            # the planner's strategy for the matmul (its facts: the tiles' padding)
+            strategy = (lowered.strategy(j) if lowered is not None else None) or _strategy(
+                in_types[0], in_types[1], target, threads
+            )
+        if strategy and strategy != matmul_plan.FMA:
+            tensor += times * _tensor_core_flops(strategy, in_types[0], in_types[1])
         elif bop.kind in CONTRACTIONS:
             flops = _matmul_flops(in_types[0], in_types[1], padded=False)
             vector += times * flops * FMA_MATMUL_SLOWDOWN

@@ -35,6 +35,11 @@ class LoweredFacts:
     once: frozenset[int] = frozenset()
     """Indices of the loop's block ops that the lowering runs once, before the loop (they
     read only tiles the loop does not walk)."""
+    matmuls: tuple[tuple[int, str], ...] = ()
+    """(index of a block matmul, the strategy it runs: `matmul_plan.STRATEGIES`)."""
+
+    def strategy(self, index: int) -> str | None:
+        return dict(self.matmuls).get(index)
 
 
 def lowering_arch(target: Target) -> str:
@@ -72,4 +77,5 @@ def lowered_facts(op: Op, target: Target) -> LoweredFacts | None:
         streamed=bool(plan.streamed) and plan.loops > 1,
         shared_memory=plan.smem_bytes,
         once=frozenset(t.op for t in plan.invariant),
+        matmuls=tuple(sorted((i, mm.strategy) for i, mm in plan.matmuls.items())),
     )

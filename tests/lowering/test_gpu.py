@@ -35,6 +35,8 @@ CASES = [
     (DATA / "slices.mlir", "swiglu_chunk", 1.0),
     (DATA / "slices.mlir", "rotate_half", 1.0),
     (DATA / "slices.mlir", "swiglu_windows", 0.5),
+    (DATA / "views.mlir", "linear_f16", 1.0),
+    (DATA / "views.mlir", "scores_f16", 1.0),
 ]
 
 

@@ -2,6 +2,7 @@
 // RUN: mirage-opt %S/../../lowering/data/tma.mlir -p "plan-ugraph{arch=sm_90a loads=tma}" | FileCheck %s --check-prefix=PLAN
 // RUN: mirage-opt %S/../../lowering/data/tma.mlir -t "ptx{arch=sm_80 loads=tma}" | FileCheck %s --check-prefix=SM80
 // RUN: mirage-opt %S/../../lowering/data/tma.mlir -t ptx | FileCheck %s --check-prefix=DEFAULT
+// RUN: mirage-opt %S/../../lowering/data/tma.mlir -t "ptx{arch=sm_90a loads=cp-async}" | FileCheck %s --check-prefix=CPASYNC
 
 // CHECK-LABEL: .entry stream_k0(
 // the tensor maps: 128-byte __grid_constant__ parameters after the pointers
@@ -53,6 +54,11 @@
 // SM80: cp.async.cg.shared.global
 // SM80-NOT: cp.async.bulk
 
-// DEFAULT-NOT: cp.async.bulk
-// DEFAULT: .maxntid 128, 1, 1
-// DEFAULT-NOT: cp.async.bulk
+// sm_90a loads by tensor maps where nobody asks: the producer warp beside the 128 threads
+// DEFAULT: .maxntid 160, 1, 1
+// DEFAULT: cp.async.bulk.tensor.2d
+
+// asked for, cp.async on sm_90a
+// CPASYNC-NOT: cp.async.bulk
+// CPASYNC: .maxntid 128, 1, 1
+// CPASYNC-NOT: cp.async.bulk

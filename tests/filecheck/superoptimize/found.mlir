@@ -42,33 +42,35 @@
 // NTRANS-COUNT-1: kernel.graph
 // NTRANS-NOT: kernel.graph
 
-// Attention: one kernel in the online softmax form. Its loop over the keys holds both
-// matmuls, the running maximum, exp and the row sums, rescaled by accum_rescale; the
-// division follows the loop.
+// Attention: one kernel in online-softmax form. Each block walks the keys with both
+// matmuls, keeps the row maximum and rescales its running numerator and denominator by it
+// (accum_rescale), then divides: finite in f16 where a plain exp overflows.
 // GQA-LABEL: func.func @ugraph
-// GQA:         kernel.graph
-// GQA:         block.for_loop
+// GQA:       kernel.graph
 // GQA:         block.matmul
 // GQA:         block.reduce_max
 // GQA:         block.exp
 // GQA:         block.matmul
 // GQA:         block.accum_rescale
-// GQA:         block.yield
+// GQA:         block.accum_rescale
 // GQA:         block.div
 // GQA-NOT:   kernel.graph
 
-// qknorm: the split-KV pair with both norms inside its first kernel (each block normalizes
-// the Q rows and K columns it loads), then the partials summed and divided.
+// qknorm: an online-softmax split-KV pair with both norms inside its first kernel (each
+// block normalizes the Q rows and K columns it loads and leaves its slice's numerator,
+// denominator and row maximum), then the slices combined by their maxima and divided.
 // QKNORM-LABEL: func.func @ugraph
-// QKNORM:       %{{.*}}, %{{.*}} = kernel.graph
+// QKNORM:       %{{.*}}, %{{.*}}, %{{.*}} = kernel.graph
 // QKNORM:         block.rms_norm
-// QKNORM:         block.square
-// QKNORM:         block.reduce_sum
-// QKNORM:         block.div
 // QKNORM:         block.matmul
+// QKNORM:         block.reduce_max
 // QKNORM:         block.exp
 // QKNORM:         block.matmul
+// QKNORM:         block.accum_rescale
+// QKNORM:         block.accum_rescale
+// QKNORM:         block.accum_max
 // QKNORM:       kernel.graph
-// QKNORM:         block.reduce_sum
+// QKNORM:         block.accum_rescale
+// QKNORM:         block.accum_rescale
 // QKNORM:         block.div
 // QKNORM-NOT:   kernel.graph

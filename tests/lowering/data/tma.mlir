@@ -52,3 +52,22 @@ func.func @running_max(%0: tensor<16x1024xf16>, %1: tensor<1024x2048xf16>) -> te
   }
   func.return %2 : tensor<16x2048xf16>
 }
+
+// The kernel reads x through a retype (a reshape launches nothing): its tensor map has the
+// kernel's 16x4096 shape over the 16x1x4096 buffer.
+func.func @stream_retyped(%x: tensor<16x1x4096xf16>, %1: tensor<4096x8192xf16>) -> tensor<16x8192xf16> {
+  %0 = kernel.reshape %x : tensor<16x1x4096xf16> -> tensor<16x4096xf16>
+  %2 = kernel.graph(%0, %1) grid [128, 1, 1] block [128, 1, 1] forloop 64 : (tensor<16x4096xf16>, tensor<4096x8192xf16>) -> tensor<16x8192xf16> {
+  ^bb0(%3: tensor<16x4096xf16>, %4: tensor<4096x8192xf16>):
+    %5 = block.for_loop : tensor<16x64xf32> {
+      %6 = block.input %3 imap [-1, -1, -1] forloop_dim 1 : tensor<16x4096xf16> -> tensor<16x64xf16>
+      %7 = block.input %4 imap [1, -1, -1] forloop_dim 0 : tensor<4096x8192xf16> -> tensor<64x64xf16>
+      %8 = block.matmul %6, %7 : tensor<16x64xf16>, tensor<64x64xf16> -> tensor<16x64xf32>
+      %9 = block.accum_sum %8 : tensor<16x64xf32> -> tensor<16x64xf32>
+      block.yield %9 : tensor<16x64xf32>
+    }
+    %10 = block.output %5 omap [1, -1, -1] : tensor<16x64xf32> -> tensor<16x8192xf16>
+    block.return %10 : tensor<16x8192xf16>
+  }
+  func.return %2 : tensor<16x8192xf16>
+}

@@ -45,4 +45,54 @@ builtin.module {
       }
       func.return %3 : tensor<2x16x64xf32>
     }
+
+  // nn.Linear in f16: W (5120, 4096) read as its transpose; tensor cores take the transposed
+  // tile stored in W's own order (16-byte copies, ldmatrix without .trans)
+  func.func @linear_f16(%x: tensor<16x4096xf16>, %w: tensor<5120x4096xf16>) -> tensor<16x5120xf16> {
+    %y = kernel.graph(%x, %w) grid [80, 1, 1] block [128, 1, 1] forloop 64 : (tensor<16x4096xf16>, tensor<5120x4096xf16>) -> tensor<16x5120xf16> {
+    ^bb0(%gx: tensor<16x4096xf16>, %gw: tensor<5120x4096xf16>):
+      %acc = block.for_loop : tensor<16x64xf32> {
+        %xt = block.input %gx imap [-1, -1, -1] forloop_dim 1 : tensor<16x4096xf16> -> tensor<16x64xf16>
+        %wt = block.input %gw imap [1, -1, -1] forloop_dim 0 view [4096, 5120] strides [1, 4096] : tensor<5120x4096xf16> -> tensor<64x64xf16>
+        %p = block.matmul %xt, %wt : tensor<16x64xf16>, tensor<64x64xf16> -> tensor<16x64xf32>
+        %a = block.accum_sum %p : tensor<16x64xf32> -> tensor<16x64xf32>
+        block.yield %a : tensor<16x64xf32>
+      }
+      %o = block.output %acc omap [1, -1, -1] : tensor<16x64xf32> -> tensor<16x5120xf16>
+      block.return %o : tensor<16x5120xf16>
+    }
+    func.return %y : tensor<16x5120xf16>
+  }
+  // scores q k^T in f16 with k stored (batch, keys, dim): batched transposed B tiles
+  func.func @scores_f16(%q: tensor<2x64x64xf16>, %k: tensor<2x128x64xf16>) -> tensor<2x64x128xf16> {
+    %s = kernel.graph(%q, %k) grid [4, 2, 2] block [128, 1, 1] forloop 1 : (tensor<2x64x64xf16>, tensor<2x128x64xf16>) -> tensor<2x64x128xf16> {
+    ^bb0(%gq: tensor<2x64x64xf16>, %gk: tensor<2x128x64xf16>):
+      %p = block.for_loop : tensor<1x16x64xf32> {
+        %qt = block.input %gq imap [1, -1, 0] : tensor<2x64x64xf16> -> tensor<1x16x64xf16>
+        %kt = block.input %gk imap [-1, 2, 0] view [2, 64, 128] strides [8192, 1, 64] : tensor<2x128x64xf16> -> tensor<1x64x64xf16>
+        %m = block.matmul %qt, %kt : tensor<1x16x64xf16>, tensor<1x64x64xf16> -> tensor<1x16x64xf32>
+        %a = block.accum_sum %m : tensor<1x16x64xf32> -> tensor<1x16x64xf32>
+        block.yield %a : tensor<1x16x64xf32>
+      }
+      %o = block.output %p omap [1, 2, 0] : tensor<1x16x64xf32> -> tensor<2x64x128xf16>
+      block.return %o : tensor<2x64x128xf16>
+    }
+    func.return %s : tensor<2x64x128xf16>
+  }
+  // linear_f16 with W given as (4096, 5120), no view: the same bytes and accesses
+  func.func @linear_f16_kn(%x: tensor<16x4096xf16>, %w: tensor<4096x5120xf16>) -> tensor<16x5120xf16> {
+    %y = kernel.graph(%x, %w) grid [80, 1, 1] block [128, 1, 1] forloop 64 : (tensor<16x4096xf16>, tensor<4096x5120xf16>) -> tensor<16x5120xf16> {
+    ^bb0(%gx: tensor<16x4096xf16>, %gw: tensor<4096x5120xf16>):
+      %acc = block.for_loop : tensor<16x64xf32> {
+        %xt = block.input %gx imap [-1, -1, -1] forloop_dim 1 : tensor<16x4096xf16> -> tensor<16x64xf16>
+        %wt = block.input %gw imap [1, -1, -1] forloop_dim 0 : tensor<4096x5120xf16> -> tensor<64x64xf16>
+        %p = block.matmul %xt, %wt : tensor<16x64xf16>, tensor<64x64xf16> -> tensor<16x64xf32>
+        %a = block.accum_sum %p : tensor<16x64xf32> -> tensor<16x64xf32>
+        block.yield %a : tensor<16x64xf32>
+      }
+      %o = block.output %acc omap [1, -1, -1] : tensor<16x64xf32> -> tensor<16x5120xf16>
+      block.return %o : tensor<16x5120xf16>
+    }
+    func.return %y : tensor<16x5120xf16>
+  }
 }

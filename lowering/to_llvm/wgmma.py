@@ -1,0 +1,341 @@
+"""The `wgmma` matmul strategy (sm_90a): warpgroups split (batch, m64 tiles, n) as the plan
+says (`matmul_plan.wgmma_parts`); each issues wgmma.mma_async.m64nNk16 over the k16 steps
+of its tiles, B (and A where the plan says so) read through shared-memory matrix
+descriptors over 128-byte-swizzled tiles, A otherwise from registers (ldmatrix, as
+mma.sync's A fragment: the rows of each warp of the warpgroup).
+
+Per task: `wgmma.fence` (the accumulator registers and the shared memory the barriers
+ordered are ready; with A from registers, again after each ldmatrix of A), the
+instructions of the task as one group (`commit_group`), and `wait_group 0` before
+anything reads the accumulators or the operands' stage is released (the tile loads of
+the next stages are in flight meanwhile: the producer warp of `tma`, or the cp.async
+groups issued before the task). Operands written by threads (cp.async copies, tasks)
+reach the asynchronous proxy through the fence the barriers carry
+(`Plan.async_proxy_reads`).
+
+The accumulator of m64nNk16 is, per warp, N/8 m16n8 tiles of 4 f32 in mma.sync's order:
+thread t holds rows t/4 and t/4 + 8 of its warp's 16, columns 2 (t % 4) + {0, 1} + 8 j.
+Register slots follow that order, as the mma-sync strategy's do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import f32
+from xdsl.ir import SSAValue
+
+from mirage.dialects import nvvm
+from mirage.lowering.optimize import matmul_plan
+from mirage.lowering.optimize.layout import Tile
+from mirage.lowering.optimize.matmul_plan import Descriptor, encode_descriptor
+from mirage.lowering.optimize.plan import MatmulPlan
+from mirage.lowering.to_llvm.emitter import MatmulKernel
+from mirage.lowering.to_llvm.llvm_builder import Int, broadcast_coords, row_major_coords
+from mirage.lowering.to_llvm.mma_sync import a_fragment
+
+WARPS_PER_GROUP = 4
+
+
+def descriptor_words(leading: int, stride: int) -> tuple[int, int]:
+    """The constant parts of a descriptor's (low, high) 32-bit words: everything but the
+    start address."""
+    bits = encode_descriptor(Descriptor(0, leading, stride))
+    return bits & 0xFFFFFFFF, bits >> 32
+
+
+class WgmmaEmitter:
+    def __init__(self, k: MatmulKernel, mm: MatmulPlan):
+        self.k = k
+        self.b = k.b
+        self.mm = mm
+        plan = k.plan
+        a_tile = plan.tiles.get(mm.a)  # none when A comes from registers (a chain)
+        self.a_tile = a_tile if a_tile is not None else Tile((1, 1), mm.ab_type, 1)
+        self.b_tile = plan.tiles[mm.b]
+        self.a_desc = bool(self.a_tile.swizzle) and matmul_plan.wgmma_a_descriptor(
+            mm.m, mm.k, mm.ab_type
+        )
+        b = self.b
+        pb, pm, pn, _ = mm.parts
+        group = b.lshr(k.warp, 2)
+        self.wq = b.and_(k.warp, WARPS_PER_GROUP - 1)
+        self.wn = b.urem(group, pn)
+        rest = b.udiv(group, pn)
+        self.wm = b.urem(rest, pm)
+        self.wb = b.udiv(rest, pm)
+        self.used = pb * pm * pn
+        self.group = group
+        self.bt, self.mt, self.nt, self.kt = mm.tiles
+        self.width = matmul_plan.wgmma_instruction_n(
+            self.nt * 8, self.a_tile.esize, mm.mode == "regs"
+        )
+
+    # --- addressing -------------------------------------------------------------------------
+
+    def _guard(self) -> SSAValue | bool:
+        """Whole warpgroups take part (wgmma is .sync.aligned over the warpgroup)."""
+        groups = matmul_plan.warpgroups(self.k.plan.threads)
+        return self.b.icmp("ult", self.group, self.used) if self.used < groups else True
+
+    def _batch(self, ib: Int) -> list[Int]:
+        b = self.b
+        flat = b.add(b.mul(self.wb, self.bt), ib)
+        return row_major_coords(b, flat, self.mm.batch) if self.mm.batch else []
+
+    def _descriptor(self, byte_offset: Int, leading: int, stride: int) -> list[SSAValue]:
+        """(low, high) words of the descriptor of the matrix at `byte_offset` of the
+        kernel's shared memory."""
+        b = self.b
+        lo_bits, hi_bits = descriptor_words(leading, stride)
+        address = b.add(self.k.smem32, byte_offset)
+        lo = b.or_(b.and_(b.lshr(address, 4), 0x3FFF), lo_bits)
+        return [b.v(lo), b.const(hi_bits)]
+
+    def _a_operand(self, batch: list[Int], mtile: Int, k0: int) -> list[SSAValue]:
+        mm = self.mm
+        if not self.a_desc:
+            m16 = self.b.add(self.b.mul(mtile, WARPS_PER_GROUP), self.wq)
+            clamp = mm.m % matmul_plan.WGMMA_M != 0
+            return a_fragment(self.k, mm.a, self.a_tile, batch, m16, k0, clamp)
+        t = self.a_tile
+        coords = [*broadcast_coords(batch, t.shape[:-2]), self.b.mul(mtile, 64), k0]
+        off = self.b.add(self.k.tile_base(mm.a), self.k.element_offset(t, coords))
+        return self._descriptor(off, *matmul_plan.a_descriptor_fields())
+
+    def _b_operand(self, batch: list[Int], n0: Int, k0: int) -> list[SSAValue]:
+        t = self.b_tile
+        coords = [*broadcast_coords(batch, t.shape[:-2]), k0, n0]
+        off = self.b.add(self.k.tile_base(self.mm.b), self.k.element_offset(t, coords))
+        return self._descriptor(off, *matmul_plan.b_descriptor_fields(t.panel_bytes))
+
+    # --- the instructions -------------------------------------------------------------------
+
+    def _steps(self, batch: list[Int], mtile: Int, n0: Int, acc: list[SSAValue]) -> list[SSAValue]:
+        """acc += A B over every k16 step, for m64 tile `mtile` and the `width` columns
+        from `n0`: one instruction a step."""
+        b = self.b
+        mm = self.mm
+        for s in range(self.kt):
+            k0 = s * matmul_plan.WGMMA_K
+            a = self._a_operand(batch, mtile, k0)
+            if not self.a_desc:
+                # A's registers were just written (ldmatrix): ordered before the wgmma
+                # that reads them
+                b.emit(nvvm.WgmmaFenceOp())
+            desc_b = self._b_operand(batch, n0, k0)
+            op = nvvm.WgmmaMmaAsyncOp(acc, a, desc_b, self.width, mm.ab_type, trans_b=True)
+            res = b._r(op)  # pyright: ignore[reportPrivateUsage]
+            acc = [b.extract(res, e, f32) for e in range(self.width // 2)]
+        return acc
+
+    def _wait(self, acc: list[SSAValue]) -> list[SSAValue]:
+        b = self.b
+        b.emit(nvvm.WgmmaCommitGroupOp())
+        res = b._r(nvvm.WgmmaWaitGroupOp(0, acc))  # pyright: ignore[reportPrivateUsage]
+        return [b.extract(res, e, f32) for e in range(len(acc))]
+
+    def _mtile(self, i: int) -> Int:
+        return self.b.add(self.b.mul(self.wm, self.mt), i)
+
+    def _n0(self, chunk: int) -> Int:
+        return self.b.add(self.b.mul(self.wn, self.nt * 8), chunk * self.width)
+
+    def _slot(self, ib: int, i: int, j: int) -> int:
+        """First of the 4 slots of n8 tile `j` of (batch `ib`, m64 tile `i`)."""
+        return ((ib * self.mt + i) * self.nt + j) * 4
+
+    def _write(
+        self,
+        batch: list[Int],
+        mtile: Int,
+        n0: Int,
+        values: Callable[[int], SSAValue],
+        write: Callable[[list[Int], SSAValue], None],
+    ) -> None:
+        """write(coords, x) for each accumulator element of this thread, values(e) the
+        e-th of the instruction's registers; rows past m (padding of the m64 tile) are
+        dropped."""
+        b = self.b
+        mm = self.mm
+        lane = self.k.lane
+        m16 = b.add(b.mul(mtile, WARPS_PER_GROUP), self.wq)
+        for j in range(self.width // 8):
+            for h in range(2):
+                row = b.add(b.add(b.mul(m16, 16), b.lshr(lane, 2)), 8 * h)
+                ok = b.icmp("ult", row, mm.m) if mm.m % matmul_plan.WGMMA_M else True
+                for e in range(2):
+                    col = b.add(b.add(n0, 8 * j), b.add(b.mul(b.and_(lane, 3), 2), e))
+                    x = values(4 * j + 2 * h + e)
+                    with b.if_(ok):
+                        write([*batch, row, col], x)
+
+    # --- tasks ------------------------------------------------------------------------------
+
+    def emit(self) -> None:
+        b = self.b
+        mm = self.mm
+        chunks = self.nt * 8 // self.width
+        with b.if_(self._guard()):
+            if mm.mode == "regs":
+                slots = self.k.acc_slots[mm.op]
+                b.emit(nvvm.WgmmaFenceOp())
+                for ib in range(self.bt):
+                    batch = self._batch(ib)
+                    for i in range(self.mt):
+                        for c in range(chunks):
+                            first = self._slot(ib, i, c * self.width // 8)
+                            ptrs = [b.slot(slots, first + e, f32) for e in range(self.width // 2)]
+                            acc = [b.load(f32, q, 4) for q in ptrs]
+                            acc = self._steps(batch, self._mtile(i), self._n0(c), acc)
+                            for q, x in zip(ptrs, acc, strict=True):
+                                b.store(x, q, 4)
+                count = self.bt * self.mt * self.nt * 4
+                ptrs = [b.slot(slots, e, f32) for e in range(count)]
+                done = self._wait([b.load(f32, q, 4) for q in ptrs])
+                for q, x in zip(ptrs, done, strict=True):
+                    b.store(x, q, 4)
+                return
+            with b.loop(self.bt) as ib:
+                batch = self._batch(ib)
+                for i in range(self.mt):
+                    for c in range(chunks):
+                        b.emit(nvvm.WgmmaFenceOp())
+                        zero = [b.f32(0.0)] * (self.width // 2)
+                        acc = self._steps(batch, self._mtile(i), self._n0(c), zero)
+                        done = self._wait(acc)
+                        self._write(
+                            batch,
+                            self._mtile(i),
+                            self._n0(c),
+                            lambda e, done=done: done[e],
+                            lambda coords, x: self.k.write_result(mm, coords, x, 0),
+                        )
+
+    def chain(self) -> None:
+        """S = A B (one instruction of all n1 columns a k16 step), its epilogue e = f(S) in
+        registers, then O += e V with e's registers as the second matmul's A operand (the
+        accumulator of m64nN is, per warp, that of N/8 m16n8 tiles, whose pairs packed are
+        the A fragment of m64k16), and e's row sums accumulated in registers."""
+        b = self.b
+        k = self.k
+        m1 = self.mm
+        m2 = k.plan.matmuls[m1.chain_next]
+        second = WgmmaEmitter(k, m2)
+        assert self.width == m1.n, "the chain's first matmul is one instruction wide"
+        e_value = m1.target
+        e_index = k.producer[e_value][0]
+        e_dtype = k.graph.type_of(e_value).dtype
+        e_result = k.results_of(e_index).index(e_value)
+        acc2 = k.acc_slots[m2.op]
+        sums = k.rowsum_slots.get(m1.op)
+        lane = k.lane
+        pack = nvvm.CvtF32x2ToBf16x2Op if e_dtype == "bf16" else nvvm.CvtF32x2ToF16x2Op
+        padded = m1.m % matmul_plan.WGMMA_M != 0
+        with b.if_(self._guard()):
+            for ib in range(self.bt):
+                batch = self._batch(ib)
+                for i in range(self.mt):
+                    mtile = self._mtile(i)
+                    b.emit(nvvm.WgmmaFenceOp())
+                    s = self._steps(batch, mtile, 0, [b.f32(0.0)] * (m1.n // 2))
+                    s = self._wait(s)
+                    m16 = b.add(b.mul(mtile, WARPS_PER_GROUP), self.wq)
+                    packed: dict[tuple[int, int], SSAValue] = {}
+                    partial = [b.f32(0.0), b.f32(0.0)]
+                    for j in range(m1.n // 8):
+                        for h in range(2):
+                            row = b.add(b.add(b.mul(m16, 16), b.lshr(lane, 2)), 8 * h)
+                            pair: list[SSAValue] = []
+                            for c in range(2):
+                                col = b.add(j * 8, b.add(b.mul(b.and_(lane, 3), 2), c))
+                                rd = k.reader({m1.result: s[4 * j + 2 * h + c]})
+                                x = rd.apply(e_index, [*batch, row, col])[e_result]
+                                pair.append(x)
+                                if padded:  # rows past m repeat the last one: not summed
+                                    ok = b.icmp("ult", row, m1.m)
+                                    x = b.select(ok, x, b.f32(0.0))  # type: ignore[arg-type]
+                                partial[h] = b.fadd(partial[h], x)
+                            packed[(j, h)] = b._r(pack(pair[0], pair[1]))  # pyright: ignore[reportPrivateUsage]
+                    if sums is not None:
+                        for h in range(2):
+                            slot = b.slot(sums, (ib * self.mt + i) * 2 + h, f32)
+                            b.store(b.fadd(b.load(f32, slot, 4), partial[h]), slot, 4)
+                    # O += e V: k walks e's columns 16 at a time, from registers
+                    first = second._slot(ib, i, 0)  # pyright: ignore[reportPrivateUsage]
+                    count = second.nt * 4
+                    ptrs = [b.slot(acc2, first + e, f32) for e in range(count)]
+                    for c2 in range(second.nt * 8 // second.width):
+                        part = ptrs[c2 * second.width // 2 : (c2 + 1) * second.width // 2]
+                        acc = [b.load(f32, q, 4) for q in part]
+                        n0 = second._n0(c2)  # pyright: ignore[reportPrivateUsage]
+                        for step in range(m1.n // 16):
+                            a = [
+                                packed[(2 * step, 0)],
+                                packed[(2 * step, 1)],
+                                packed[(2 * step + 1, 0)],
+                                packed[(2 * step + 1, 1)],
+                            ]
+                            b.emit(nvvm.WgmmaFenceOp())  # e's registers were just written
+                            desc_b = second._b_operand(batch, n0, step * 16)  # pyright: ignore[reportPrivateUsage]
+                            op = nvvm.WgmmaMmaAsyncOp(
+                                acc, a, desc_b, second.width, m2.ab_type, trans_b=True
+                            )
+                            res = b._r(op)  # pyright: ignore[reportPrivateUsage]
+                            acc = [b.extract(res, e, f32) for e in range(second.width // 2)]
+                        for q, x in zip(part, acc, strict=True):
+                            b.store(x, q, 4)
+                    done = self._wait([b.load(f32, q, 4) for q in ptrs])
+                    for q, x in zip(ptrs, done, strict=True):
+                        b.store(x, q, 4)
+
+    def rowsum_out(self) -> None:
+        """After the loop: each quad of lanes adds its row sums of the chain's e and writes
+        them (every lane shuffles; the writes are guarded)."""
+        b = self.b
+        k = self.k
+        mm = self.mm
+        sums = k.rowsum_slots[mm.op]
+        lane = k.lane
+        guard = self._guard()
+        for ib in range(self.bt):
+            batch = self._batch(ib)
+            for i in range(self.mt):
+                m16 = b.add(b.mul(self._mtile(i), WARPS_PER_GROUP), self.wq)
+                for h in range(2):
+                    x = b.load(f32, b.slot(sums, (ib * self.mt + i) * 2 + h, f32), 4)
+                    x = b.fadd(x, b.shfl_bfly(x, 1))
+                    x = b.fadd(x, b.shfl_bfly(x, 2))
+                    row = b.add(b.add(b.mul(m16, 16), b.lshr(lane, 2)), 8 * h)
+                    ok = b.and1(guard, b.icmp("eq", b.and_(lane, 3), 0))
+                    if mm.m % matmul_plan.WGMMA_M:
+                        ok = b.and1(ok, b.icmp("ult", row, mm.m))
+                    with b.if_(ok):
+                        k.store_tile(mm.rowsum, [*batch, row, 0], x)
+
+    def materialize(self) -> None:
+        """After the loop: the register accumulator to its tile."""
+        b = self.b
+        mm = self.mm
+        slots = self.k.acc_slots[mm.op]
+        chunks = self.nt * 8 // self.width
+        with b.if_(self._guard()):
+            for ib in range(self.bt):
+                batch = self._batch(ib)
+                for i in range(self.mt):
+                    for c in range(chunks):
+                        first = self._slot(ib, i, c * self.width // 8)
+
+                        def value(e: int, first: int = first) -> SSAValue:
+                            return b.load(f32, b.slot(slots, first + e, f32), 4)
+
+                        self._write(
+                            batch,
+                            self._mtile(i),
+                            self._n0(c),
+                            value,
+                            lambda coords, x: self.k.store_tile(mm.target, coords, x),
+                        )
+
+
+__all__ = ["WgmmaEmitter", "descriptor_words"]
