@@ -15,6 +15,7 @@ Where a matmul cannot run as asked, it falls back and the graph carries a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, i64
@@ -109,7 +110,8 @@ def plan_for(op: Op, target: Target, loads: str | None = None, matmuls: str | No
         plan = decode(op, recorded)
         remarks = op.annotation(REMARKS)
         if isinstance(remarks, ArrayAttr):
-            plan.remarks = [r.data for r in remarks.data if isinstance(r, StringAttr)]
+            entries = cast("tuple[Attribute, ...]", remarks.data)  # pyright: ignore[reportUnknownMemberType]
+            plan.remarks = [r.data for r in entries if isinstance(r, StringAttr)]
         forced = stages_override(op)
         if forced is not None and forced != plan.stages:
             raise PlanError(

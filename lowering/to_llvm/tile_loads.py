@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from xdsl.dialects import llvm
 from xdsl.ir import Block, Operation, SSAValue
@@ -23,6 +23,8 @@ from mirage.lowering.optimize.load_plan import BULK_ROWS, TMA, stage_bytes
 from mirage.lowering.optimize.plan import Plan, Task
 from mirage.lowering.to_llvm.llvm_builder import Builder, Int
 from mirage.lowering.to_llvm.memory_access import contiguous_run, storage_type, vector_width
+
+_T = TypeVar("_T")
 
 
 class KernelEmitter(Protocol):
@@ -168,6 +170,12 @@ def _linear(b: Builder, coords: list[Int], strides: list[int]) -> Int:
     return out
 
 
+def _storage_order(t: Tile, xs: list[_T]) -> list[_T]:
+    """`xs` (one per tile dim) in the order of the tile's storage: the last two swapped for a
+    transposed tile (the swap is its own inverse)."""
+    return [*xs[:-2], xs[-1], xs[-2]] if t.transposed else list(xs)
+
+
 def cp_async_copy(k: KernelEmitter, v: int, iteration: Int, slot: Int) -> None:
     """Issue the cp.async copy of input tile `v` for `iteration` into stage `slot`, 16
     bytes (or less where the rows are narrower) per thread and instruction."""
@@ -177,8 +185,7 @@ def cp_async_copy(k: KernelEmitter, v: int, iteration: Int, slot: Int) -> None:
     origin, fstrides, gptr = tile_origin(k, v, iteration)
     base = _linear(b, origin, fstrides)
     # a transposed tile is walked in its tensor's order: chunks run along its dim -2
-    walk = (lambda xs: [*xs[:-2], xs[-1], xs[-2]]) if t.transposed else list
-    run = contiguous_run(t.storage_shape, walk(fstrides))
+    run = contiguous_run(t.storage_shape, _storage_order(t, fstrides))
     _, op = k.producer[v]
     # a window starts where its offset says: its vectors are aligned only as far as it is
     vec = vector_width(math.gcd(run, op.offset) if op.offset else run, esize)
@@ -200,7 +207,7 @@ def cp_async_copy(k: KernelEmitter, v: int, iteration: Int, slot: Int) -> None:
                 x = b.load(ty, b.gep(src, e * esize), esize)
                 b.store(x, b.gep(dst, e * esize), esize)
 
-    k.for_each_chunk(t.storage_shape, vec, lambda coords: body(walk(coords)))
+    k.for_each_chunk(t.storage_shape, vec, lambda coords: body(_storage_order(t, coords)))
 
 
 def _hoisted(k: KernelEmitter) -> None:
