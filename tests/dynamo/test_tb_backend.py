@@ -155,7 +155,7 @@ def test_a_llama_style_decode_step_matches_eager(cache: Path) -> None:
     with torch.no_grad():
         _close(fast(x, k, v), step(x, k, v), tol=1e-4)
     subgraphs = backend.reports[0].subgraphs
-    assert len([s for s in subgraphs if s.how != "pytorch"]) >= 2
-    # The slices of the QKV projection stay in PyTorch, the rest is ours.
+    assert [s for s in subgraphs if s.how != "pytorch"]
+    # The slices of the QKV projection are kernel.slice ops: they no longer cut the step.
     where = {node.split(" = ")[0]: w for node, w, _ in backend.reports[0].nodes}
-    assert where["getitem"] == "pytorch" and where["qkv"] != "pytorch"
+    assert where["getitem"] != "pytorch" and where["qkv"] != "pytorch"
