@@ -44,64 +44,15 @@ from xdsl.utils.exceptions import VerifyException
 
 from mirage.dialects import common, shapes
 from mirage.dialects.elementwise import define_elementwise_ops
+from mirage.dialects.scope import (
+    BlockLoop,
+    LaunchGraph,
+    check_block_operands,
+    enclosing_graph,
+    in_loop,
+)
 from mirage.dialects.strides import check_view, check_window, is_window
 from mirage.dialects.types import as_tensor, check_result_shape, element_name, tensor_shape
-
-
-def enclosing_graph(op: Operation) -> IRDLOperation:
-    """The kernel.graph that holds `op`, or a VerifyException."""
-    from mirage.dialects.kernel import GraphOp
-
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, GraphOp):
-        parent = parent.parent_op()
-    if parent is None:
-        raise VerifyException(f"'{op.name}' must be inside a kernel.graph")
-    return parent
-
-
-def _in_loop(op: Operation) -> bool:
-    return isinstance(op.parent_op(), ForLoopOp)
-
-
-def check_block_operands(op: Operation) -> None:
-    """A block-level op sits directly in a kernel.graph body or in its loop, and its values
-    flow only through the graph's structure: device tensors through input iterators, and
-    values of the loop out of it only through accumulators. So each operand is a result of
-    an earlier op of the op's own block."""
-    from mirage.dialects.kernel import GraphOp
-
-    parent = op.parent_op()
-    if not isinstance(parent, GraphOp | ForLoopOp):
-        raise VerifyException(
-            f"'{op.name}' must be directly in a kernel.graph body or in its block.for_loop"
-        )
-    here = op.parent_block()
-    for i, v in enumerate(op.operands):
-        if isinstance(v, BlockArgument):
-            if isinstance(v.block.parent_op(), GraphOp):
-                raise VerifyException(
-                    f"operand {i} is a device tensor (a kernel.graph argument): block-level "
-                    "ops read device tensors only through block.input"
-                )
-            raise VerifyException(f"operand {i} must be defined by an earlier op of this block")
-        owner = v.owner
-        assert isinstance(owner, Operation)
-        if owner.parent_block() is here:
-            if not owner.is_before_in_block(op):
-                raise VerifyException(f"operand {i} is used before it is defined")
-        elif _in_loop(op):
-            raise VerifyException(
-                f"operand {i} is defined outside the block.for_loop: ops in the loop use only "
-                "values of the current iteration"
-            )
-        elif _in_loop(owner):
-            raise VerifyException(
-                f"operand {i} is defined inside the block.for_loop: values leave the loop only "
-                "through accumulators"
-            )
-        else:
-            raise VerifyException(f"operand {i} must be defined by an earlier op of this block")
 
 
 class _BlockLevel(IRDLOperation, ABC):
@@ -155,14 +106,9 @@ ELEMENTWISE_OPS = define_elementwise_ops("block", UnaryOp, BinaryOp)
 def _grid_of(op: Operation) -> tuple[tuple[int, int, int], int] | None:
     """The enclosing kernel.graph's grid and loop range, or None where they are malformed:
     the body is verified before the kernel.graph, which then reports them itself."""
-    from mirage.dialects.kernel import GraphOp
-
     graph = enclosing_graph(op)
-    assert isinstance(graph, GraphOp)
-    grid = graph.grid.get_values()
-    if len(grid) != 3 or any(g < 1 for g in grid) or graph.loop_range < 1:
-        return None
-    return graph.grid_dims, graph.loop_range
+    assert isinstance(graph, LaunchGraph)
+    return graph.launch()
 
 
 def _ints(attr: DenseArrayBase[IntegerType]) -> tuple[int, ...]:
@@ -248,7 +194,7 @@ class InputOp(IRDLOperation):
 
     def verify_(self) -> None:
         config = _grid_of(self)
-        if not _in_loop(self):
+        if not in_loop(self):
             raise VerifyException("block.input must be directly inside the block.for_loop")
         graph = enclosing_graph(self)
         source = self.source
@@ -307,7 +253,7 @@ class OutputOp(IRDLOperation):
 
     def verify_(self) -> None:
         config = _grid_of(self)
-        if _in_loop(self):
+        if in_loop(self):
             raise VerifyException("block.output must come after the block.for_loop, not inside it")
         check_block_operands(self)
         if config is None:
@@ -324,7 +270,7 @@ class OutputOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ForLoopOp(IRDLOperation):
+class ForLoopOp(IRDLOperation, BlockLoop):
     """The block's for-loop. Its body runs once per iteration; its results are the final
     values of the accumulators its `block.yield` lists."""
 
@@ -393,9 +339,7 @@ class ReturnOp(IRDLOperation):
         super().__init__(operands=[values])
 
     def verify_(self) -> None:
-        from mirage.dialects.kernel import GraphOp
-
-        if not isinstance(self.parent_op(), GraphOp):
+        if not isinstance(self.parent_op(), LaunchGraph):
             raise VerifyException("block.return must end a kernel.graph body")
         for i, v in enumerate(self.values):
             if not isinstance(v.owner, OutputOp):
@@ -424,7 +368,7 @@ class AccumulatorOp(IRDLOperation, ABC):
 
     def verify_(self) -> None:
         enclosing_graph(self)
-        if not _in_loop(self):
+        if not in_loop(self):
             raise VerifyException(f"{self.name} must be directly inside the block.for_loop")
         check_block_operands(self)
         try:

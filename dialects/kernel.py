@@ -31,10 +31,12 @@ from xdsl.irdl import (
 from xdsl.traits import IsolatedFromAbove, Pure
 from xdsl.utils.exceptions import VerifyException
 
+from mirage.dialects import block as blk
 from mirage.dialects import common, shapes
 from mirage.dialects.elementwise import define_elementwise_ops
 from mirage.dialects.hardware import largest_block
-from mirage.dialects.scope import check_dominance
+from mirage.dialects.scope import LaunchGraph, check_dominance
+from mirage.dialects.smem import peak_shared_memory
 from mirage.dialects.types import as_tensor, check_result_shape, tensor_shape
 
 
@@ -231,7 +233,7 @@ def _dense_i64(values: Sequence[int]) -> DenseArrayBase:
 
 
 @irdl_op_definition
-class GraphOp(IRDLOperation):
+class GraphOp(IRDLOperation, LaunchGraph):
     """One kernel launch whose body is a block graph. The body's arguments are the
     launch's device tensors; its single `block.for_loop` holds what runs in every
     iteration; the ops after the loop run once per block; `block.return` lists the output
@@ -277,6 +279,12 @@ class GraphOp(IRDLOperation):
         g = self.grid.get_values()
         return (int(g[0]), int(g[1]), int(g[2]))
 
+    def launch(self) -> tuple[tuple[int, int, int], int] | None:
+        grid = self.grid.get_values()
+        if len(grid) != 3 or any(g < 1 for g in grid) or self.loop_range < 1:
+            return None
+        return self.grid_dims, self.loop_range
+
     @property
     def block_dims(self) -> tuple[int, int, int]:
         b = self.block.get_values()
@@ -287,9 +295,6 @@ class GraphOp(IRDLOperation):
         return self.forloop_range.value.data
 
     def verify_(self) -> None:
-        from mirage.dialects import block as blk
-        from mirage.dialects.smem import peak_shared_memory
-
         grid = self.grid.get_values()
         block = self.block.get_values()
         if len(grid) != 3 or any(g < 1 for g in grid):

@@ -9,6 +9,8 @@ hold by construction.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -47,3 +49,71 @@ def check_local_operands(op: Operation, allow_block_args: bool) -> None:
             raise VerifyException(f"operand {i} must be defined by an earlier op of this block")
         if not owner.is_before_in_block(op):
             raise VerifyException(f"operand {i} is used before it is defined")
+
+
+class LaunchGraph(ABC):
+    """An op whose body is a block graph, run by a grid of blocks (kernel.graph). The
+    block and thread dialects check their ops against it through this interface: the
+    kernel dialect's module imports theirs, not the other way."""
+
+    @abstractmethod
+    def launch(self) -> tuple[tuple[int, int, int], int] | None:
+        """The grid and the loop range, or None where they are malformed (the launch
+        reports them itself: its body is verified first)."""
+
+
+class BlockLoop:
+    """The loop of a block graph (block.for_loop)."""
+
+
+def enclosing_graph(op: Operation) -> Operation:
+    """The kernel.graph that holds `op`, or a VerifyException."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, LaunchGraph):
+        parent = parent.parent_op()
+    if parent is None:
+        raise VerifyException(f"'{op.name}' must be inside a kernel.graph")
+    return parent
+
+
+def in_loop(op: Operation) -> bool:
+    """Whether `op` is directly in a block graph's loop."""
+    return isinstance(op.parent_op(), BlockLoop)
+
+
+def check_block_operands(op: Operation) -> None:
+    """A block-level op sits directly in a kernel.graph body or in its loop, and its values
+    flow only through the graph's structure: device tensors through input iterators, and
+    values of the loop out of it only through accumulators. So each operand is a result of
+    an earlier op of the op's own block."""
+    parent = op.parent_op()
+    if not isinstance(parent, LaunchGraph | BlockLoop):
+        raise VerifyException(
+            f"'{op.name}' must be directly in a kernel.graph body or in its block.for_loop"
+        )
+    here = op.parent_block()
+    for i, v in enumerate(op.operands):
+        if isinstance(v, BlockArgument):
+            if isinstance(v.block.parent_op(), LaunchGraph):
+                raise VerifyException(
+                    f"operand {i} is a device tensor (a kernel.graph argument): block-level "
+                    "ops read device tensors only through block.input"
+                )
+            raise VerifyException(f"operand {i} must be defined by an earlier op of this block")
+        owner = v.owner
+        assert isinstance(owner, Operation)
+        if owner.parent_block() is here:
+            if not owner.is_before_in_block(op):
+                raise VerifyException(f"operand {i} is used before it is defined")
+        elif in_loop(op):
+            raise VerifyException(
+                f"operand {i} is defined outside the block.for_loop: ops in the loop use only "
+                "values of the current iteration"
+            )
+        elif in_loop(owner):
+            raise VerifyException(
+                f"operand {i} is defined inside the block.for_loop: values leave the loop only "
+                "through accumulators"
+            )
+        else:
+            raise VerifyException(f"operand {i} must be defined by an earlier op of this block")

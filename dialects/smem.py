@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation, SSAValue
 
+from mirage.dialects.block import AccumulatorOp, ForLoopOp, OutputOp, ReturnOp, YieldOp
 from mirage.dialects.types import element_name, tensor_or_none
 from mirage.dialects.ugraph.graph import DTYPE_BYTES
 
@@ -22,8 +23,6 @@ def tile_bytes(value: SSAValue) -> int:
 
 def peak_shared_memory(graph: Operation) -> int:
     """The most shared memory a kernel.graph's body holds at once."""
-    from mirage.dialects.block import AccumulatorOp, ForLoopOp, OutputOp, ReturnOp, YieldOp
-
     schedule: list[Operation] = []
     for op in graph.regions[0].block.ops:
         if isinstance(op, ForLoopOp):

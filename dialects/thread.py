@@ -26,7 +26,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mirage.dialects import shapes
 from mirage.dialects.elementwise import define_elementwise_ops
-from mirage.dialects.scope import check_local_operands
+from mirage.dialects.scope import check_block_operands, check_local_operands, enclosing_graph
 from mirage.dialects.types import as_tensor, check_result_shape, element_name, tensor_shape
 
 
@@ -128,8 +128,6 @@ class FuseOp(IRDLOperation):
         super().__init__(operands=[inputs], result_types=[output_types], regions=[body])
 
     def verify_(self) -> None:
-        from mirage.dialects.block import check_block_operands, enclosing_graph
-
         enclosing_graph(self)
         check_block_operands(self)
         in_shapes = [tensor_shape(v.type, f"input {i}") for i, v in enumerate(self.inputs)]

@@ -28,6 +28,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
 from mirage.passes.linalg.constants import ResourceKeyParser
+from mirage.tools.registry import get_all_passes
 
 
 class LocatingParser(ResourceKeyParser):
@@ -229,8 +230,6 @@ def pipeline_error(pipeline: str, e: ValueError) -> str:
     """xDSL's message for pass options it rejects, with the pass named and the options
     spelled as users type them (`time-budget`, not `time_budget`)."""
     from xdsl.utils.arg_spec import parse_pipeline
-
-    from mirage.tools.registry import get_all_passes
 
     message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
     try:

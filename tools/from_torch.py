@@ -14,6 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import ModuleOp
 
+from mirage.passes.linalg.constants import ResourceKeyParser
+from mirage.passes.linalg.to_kernel import ConvertLinalgToKernelPass
+from mirage.tools.registry import make_context
+
 if TYPE_CHECKING:
     import torch
 
@@ -67,8 +71,6 @@ def export_linalg(program: Any, example_inputs: Sequence[Any], *, func_name: str
 
 def parse_linalg(text: str) -> ModuleOp:
     """Parse and verify MLIR text with our dialects (and linalg's named ops) registered."""
-    from mirage.passes.linalg.constants import ResourceKeyParser
-    from mirage.tools.registry import make_context
 
     module = ResourceKeyParser(make_context(), text).parse_module()
     module.verify()
@@ -81,8 +83,6 @@ def import_module(
     """The program as a module of kernel-dialect functions: @func_name takes the inputs;
     module parameters and buffers become arguments of @func_name_kernel (see
     `mirage.passes.linalg.constants`)."""
-    from mirage.passes.linalg.to_kernel import ConvertLinalgToKernelPass
-    from mirage.tools.registry import make_context
 
     module = parse_linalg(export_linalg(program, example_inputs, func_name=func_name))
     ConvertLinalgToKernelPass().apply(make_context(), module)

@@ -32,6 +32,7 @@ from mirage.tools.diagnostics import (
     verify_module,
     write_atomically,
 )
+from mirage.tools.registry import get_all_targets, get_dialect_overrides
 
 
 class MirageOptMain(xDSLOptMain):
@@ -65,8 +66,6 @@ class MirageOptMain(xDSLOptMain):
             raise ToolError(f"{name}: error: cannot read it (permission denied)") from None
 
     def register_all_targets(self) -> None:
-        from mirage.tools.registry import get_all_targets
-
         # ours first: xDSL's own `llvm` target knows nothing of gpu.module kernels
         self.available_targets.update(get_all_targets())  # pyright: ignore[reportArgumentType]
         super().register_all_targets()
@@ -118,8 +117,6 @@ class MirageOptMain(xDSLOptMain):
 
     def register_all_dialects(self) -> None:
         from xdsl.universe import Universe
-
-        from mirage.tools.registry import get_dialect_overrides
 
         overrides = get_dialect_overrides()
         for name, factory in Universe.get_multiverse().all_dialects.items():

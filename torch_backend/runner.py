@@ -25,6 +25,7 @@ import torch
 
 from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.graph import Graph
+from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.lowering.runtime.program import CompiledProgram, ProgramError
 
 log = logging.getLogger("mirage.torch")
@@ -60,7 +61,6 @@ def built_program(graph: Graph, arch: str, cache_dir: str) -> CompiledProgram:
             return CompiledProgram.from_json(path.read_text())
         except (OSError, ProgramError):
             pass
-    from mirage.dialects.ugraph.to_ir import func_from_graph
     from mirage.lowering import compile_function
 
     began = time.time()

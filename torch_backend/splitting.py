@@ -28,7 +28,9 @@ from torch.fx.passes.shape_prop import ShapeProp
 from torch.fx.passes.utils.fuser_utils import fuse_by_partitions, validate_partition
 
 from mirage.dialects.opkinds import LAYOUT_OPS
+from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, TensorType
+from mirage.tools.from_torch import import_module
 from mirage.torch.capability import DTYPES, Answer, Capability, tensor_meta
 from mirage.torch.options import BackendOptions
 from mirage.torch.retile import reshape_program
@@ -201,9 +203,6 @@ def _build(
     device: torch.device,
 ) -> tuple[Runner, str, str, str, int]:
     from xdsl.dialects.func import FuncOp
-
-    from mirage.dialects.ugraph.from_ir import graph_from_func
-    from mirage.tools.from_torch import import_module
 
     examples: list[torch.Tensor] = []
     for arg in node.args:

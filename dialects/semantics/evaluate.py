@@ -21,6 +21,7 @@ from mirage.dialects.opkinds import BLOCK, OP_KINDS, Family, Loop, OpKind
 from mirage.dialects.semantics.domain import Array, Domain
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.strides import store_view, view_of
+from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, Op
 
 if TYPE_CHECKING:
@@ -52,8 +53,6 @@ def evaluate(graph: Graph, inputs: Sequence[V], domain: Domain[V]) -> list[V]:
 
 def evaluate_function(func: FuncOp, inputs: Sequence[V], domain: Domain[V]) -> list[V]:
     """Run a `func.func` of kernel-dialect ops."""
-    from mirage.dialects.ugraph.from_ir import graph_from_func
-
     return evaluate(graph_from_func(func), inputs, domain)
 
 

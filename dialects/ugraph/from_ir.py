@@ -5,6 +5,7 @@ from __future__ import annotations
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, SSAValue
 
+from mirage.dialects.block import ForLoopOp
 from mirage.dialects.ugraph.convert import attr_from_ir, type_from_ir
 from mirage.dialects.ugraph.graph import Graph, Op
 
@@ -80,8 +81,6 @@ def _op(op: Operation, numbers: dict[SSAValue, int]) -> Op:
 
 
 def block_graph(entry: Block) -> Graph:
-    from mirage.dialects.block import ForLoopOp
-
     loop = entry.first_op
     term = entry.last_op
     assert isinstance(loop, ForLoopOp) and term is not None

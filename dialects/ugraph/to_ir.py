@@ -7,22 +7,22 @@ from collections.abc import Sequence
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from mirage.dialects import block, kernel, thread
 from mirage.dialects.opkinds import ACCUMULATORS, FUSES, LAUNCHES
 from mirage.dialects.ugraph.convert import attr_to_ir, type_to_ir
 from mirage.dialects.ugraph.graph import Graph, Op
 
 
 def _op_classes(level: str) -> dict[str, type[Operation]]:
-    from mirage.dialects.block import BlockDialect
-    from mirage.dialects.kernel import KernelDialect
-    from mirage.dialects.thread import ThreadDialect
-
-    dialect = {"kernel": KernelDialect, "block": BlockDialect, "thread": ThreadDialect}[level]
+    dialects = {
+        "kernel": kernel.KernelDialect,
+        "block": block.BlockDialect,
+        "thread": thread.ThreadDialect,
+    }
+    dialect = dialects[level]
     classes = {op.name.partition(".")[2]: op for op in dialect.operations}
     if level == "block":
-        from mirage.dialects.thread import FuseOp
-
-        classes["fuse"] = FuseOp  # thread-level chains are used from block graphs
+        classes["fuse"] = thread.FuseOp  # thread-level chains are used from block graphs
     return classes
 
 
@@ -56,11 +56,9 @@ def _build(op: Op, operands: list[SSAValue], level: str) -> Operation:
         regions = [_block_region(op.body)]
     elif op.kind in FUSES:
         assert op.body is not None
-        from mirage.dialects.thread import YieldOp
-
         entry = Block(arg_types=[type_to_ir(t, scalar=True) for t in op.body.args])
         values = _emit(op.body, list(entry.args), entry, "thread")
-        entry.add_op(YieldOp([values[o] for o in op.body.outputs]))
+        entry.add_op(thread.YieldOp([values[o] for o in op.body.outputs]))
         regions = [Region(entry)]
     return classes[op.kind].create(
         operands=operands,
@@ -72,8 +70,6 @@ def _build(op: Op, operands: list[SSAValue], level: str) -> Operation:
 
 
 def _block_region(body: Graph) -> Region:
-    from mirage.dialects.block import ReturnOp
-
     entry = Block(arg_types=[type_to_ir(t) for t in body.args])
     loop_block = Block()
     values: list[SSAValue] = list(entry.args)
@@ -91,7 +87,7 @@ def _block_region(body: Graph) -> Region:
         values.extend(new.results)
     if body.loop_end == len(body.ops):
         _close_loop(entry, loop_block, accumulators, values)
-    entry.add_op(ReturnOp([values[o] for o in body.outputs]))
+    entry.add_op(block.ReturnOp([values[o] for o in body.outputs]))
     return Region(entry)
 
 
@@ -99,10 +95,8 @@ def _close_loop(
     entry: Block, loop_block: Block, accumulators: list[SSAValue], values: list[SSAValue]
 ) -> None:
     """Yield the accumulators and let the loop's results stand for them after the loop."""
-    from mirage.dialects.block import ForLoopOp, YieldOp
-
-    loop_block.add_op(YieldOp(accumulators))
-    loop = ForLoopOp([a.type for a in accumulators], Region(loop_block))
+    loop_block.add_op(block.YieldOp(accumulators))
+    loop = block.ForLoopOp([a.type for a in accumulators], Region(loop_block))
     entry.add_op(loop)
     for acc, result in zip(accumulators, loop.results, strict=True):
         values[values.index(acc)] = result

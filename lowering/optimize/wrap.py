@@ -31,7 +31,9 @@ from mirage.dialects.opkinds import (
     SUM_REDUCTIONS,
 )
 from mirage.dialects.shapes import REPLICATE, saved_shape, tile_shape
+from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import AttrValue, Graph, Op, TensorType, make_op
+from mirage.dialects.ugraph.to_ir import func_from_graph
 
 TILE_ELEMENTS = 4096
 THREADS = 128
@@ -296,9 +298,6 @@ def wrap_graph(g: Graph) -> Graph:
 
 def wrap_function(func: FuncOp) -> None:
     """Rewrites `func` in place."""
-    from mirage.dialects.ugraph.from_ir import graph_from_func
-    from mirage.dialects.ugraph.to_ir import func_from_graph
-
     g = graph_from_func(func)
     wrapped = wrap_graph(g)
     if wrapped == g:

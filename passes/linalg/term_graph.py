@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mirage.dialects import shapes
+from mirage.dialects.semantics.domain import round_to_bf16
 
 Shape = tuple[int, ...]
 Array = NDArray[Any]
@@ -408,7 +409,5 @@ def round_to(value: float, dtype: str) -> float:
     if dtype == "f16":
         return float(np.float16(value))
     if dtype == "bf16":
-        from mirage.dialects.semantics.domain import round_to_bf16
-
         return float(round_to_bf16(np.asarray([value]))[0])
     return value

@@ -20,6 +20,7 @@ from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
+from mirage.dialects.block import ForLoopOp
 from mirage.dialects.ugraph.from_ir import UnsupportedOpError, graph_from_func
 from mirage.dialects.weights_wrapper import wrapped_kernel
 from mirage.passes.pruning.exprs import AbstractExprs
@@ -53,8 +54,6 @@ def _attr(terms: Sequence[Term]) -> StringAttr | ArrayAttr[StringAttr]:
 def _model_order(block: Block) -> list[Operation]:
     """The ops of a body in the order of the search model (from_ir): the loop's ops, then
     the ops after it; terminators and the loop op itself have no model op."""
-    from mirage.dialects.block import ForLoopOp
-
     ops: list[Operation] = []
     first = block.first_op
     if isinstance(first, ForLoopOp):

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
-import sys
 import threading
 import time
 from collections.abc import Callable, Generator
@@ -87,7 +86,7 @@ class Units:
 class ClusterExecutor:
     """The search's `UnitExecutor` on a `distributed.Client`: each unit a Dask task (not
     pure: each submission runs). Cancelling a future cancels its task, which stops the unit
-    (`cancelled_check`), and every future ends, whatever races its task's end and the
+    (`dask_task.cancelled_check`), and every future ends, whatever races its task's end and the
     cancellation (the futures of `Client.get_executor()` can miss a cancellation that
     overtakes their task's result, and a search waiting on them never ends)."""
 
@@ -232,31 +231,6 @@ def _scheduler_address(spec: ClusterSpec, wait: float) -> str:
     return address
 
 
-def cancelled_check() -> Callable[[], bool] | None:
-    """In a Dask task: whether the task has been cancelled since (its future was cancelled
-    on the client). None outside one. A running task is not interrupted by Dask; the unit
-    asks this between steps and stops."""
-    if "distributed" not in sys.modules:
-        return None
-    from dask.context import thread_state
-    from distributed import get_worker
-
-    try:
-        worker: Any = get_worker()
-    except ValueError:
-        return None
-    key = getattr(thread_state, "key", None)
-    tasks: dict[object, Any] | None = getattr(getattr(worker, "state", None), "tasks", None)
-    if key is None or tasks is None:
-        return None
-
-    def cancelled() -> bool:
-        task = tasks.get(key)
-        return task is None or task.state in ("cancelled", "released", "forgotten")
-
-    return cancelled
-
-
 def _seconds(value: object) -> float:
     from dask.utils import parse_timedelta
 
@@ -273,7 +247,6 @@ __all__ = [
     "ClusterExecutor",
     "ClusterSpec",
     "Units",
-    "cancelled_check",
     "connect",
     "parse_executor",
     "unit_executor",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mirage.dialects.ugraph.graph import Graph
+from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.pictures.dot import draw_function
 from mirage.passes.superoptimize.explore import Found, UnitResult
 from mirage.passes.superoptimize.partition import Segment
@@ -328,7 +329,5 @@ def _add_depths(into: dict[int, dict[str, int]], more: dict[int, dict[str, int]]
 
 
 def _drawing(name: str, graph: Graph) -> JsonDict:
-    from mirage.dialects.ugraph.to_ir import func_from_graph
-
     func = func_from_graph(name, graph)
     return {"mlir": str(func), "dot": draw_function(func)}

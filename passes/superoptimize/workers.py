@@ -27,6 +27,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from mirage.passes.superoptimize.dask_task import cancelled_check
 from mirage.passes.superoptimize.explore import Explorer, Job, Path, UnitResult
 
 COUNTERS = ("explored", "pruned", "rejected", "candidates")
@@ -142,8 +143,6 @@ def run_unit(job_id: str, job: Job, path: Path, deadline: float) -> UnitResult:
     if _channel is None:
         # Without the live channel a unit stops at the deadline, or, as a Dask task, when
         # its future is cancelled (Dask does not interrupt a running task).
-        from mirage.passes.superoptimize.cluster import cancelled_check
-
         explorer.should_stop = cancelled_check() or _never
     result = explorer.run(path, deadline)
     if _channel is not None:
