@@ -131,6 +131,12 @@ def superoptimize(func: Any, args: argparse.Namespace) -> Any:
 SEARCH_SECONDS = "// search seconds: "
 
 
+def write_atomically(path: Path, text: str) -> None:
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text)
+    partial.replace(path)
+
+
 def save_found(path: Path, func: Any, seconds: float) -> None:
     """The found μGraph as a module of its own, its search time in a header line."""
     from io import StringIO
@@ -142,9 +148,7 @@ def save_found(path: Path, func: Any, seconds: float) -> None:
     out = StringIO()
     Printer(stream=out).print_op(ModuleOp([func.clone()]))
     text = f"{SEARCH_SECONDS}{seconds:.1f}\n{out.getvalue()}\n"
-    partial = path.with_suffix(".partial")
-    partial.write_text(text)
-    partial.replace(path)  # never a half-written file where a reader looks
+    write_atomically(path, text)  # never a half-written file where a reader looks
 
 
 def load_found(path: Path, name: str) -> tuple[Any, float]:
@@ -369,12 +373,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{row.search_s:.0f} s, error {row.rel_error:.1e}"
         )
         print(f"[{k + 1}/{len(names)}] {name}: {state}", file=sys.stderr, flush=True)
+        if args.json:  # the rows so far, whole, so that a run cut short keeps them
+            write_atomically(args.json, json.dumps([asdict(r) for r in rows], indent=1) + "\n")
+        if args.md:
+            write_atomically(args.md, markdown(rows, args))
     table = markdown(rows, args)
     print(table)
-    if args.md:
-        args.md.write_text(table)
-    if args.json:
-        args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1) + "\n")
     return 0
 
 
