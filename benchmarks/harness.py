@@ -12,10 +12,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.func import FuncOp
+from xdsl.parser import Parser
 
+from mirage.dialects.semantics import FloatDomain, evaluate
+from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.lowering.runtime import CompiledProgram, LoadedProgram, driver, load
 from mirage.lowering.runtime.arrays import to_float32
 from mirage.lowering.runtime.timing import (
@@ -78,6 +83,36 @@ class BenchCase:
         from torch_programs import PROGRAMS  # pyright: ignore[reportMissingImports]
 
         return PROGRAMS[self.name]  # pyright: ignore[reportUnknownVariableType]
+
+
+def load_function(path: Path, name: str) -> FuncOp:
+    """Function @name of the MLIR file at `path` (an error exit naming both if absent)."""
+    from mirage.tools.registry import make_context
+
+    module = Parser(make_context(), path.read_text(), str(path)).parse_module()
+    for op in module.ops:
+        if isinstance(op, FuncOp) and op.sym_name.data == name:
+            return op
+    raise SystemExit(f"error: {path}: no function @{name}")
+
+
+def check_lowered(program: CompiledProgram, func: FuncOp, seed: int, name: str) -> float:
+    """The largest relative error of the built program's outputs against the float64
+    evaluation of `func`, on fresh inputs in [-1, 1) with the outputs poisoned; an error
+    exit past the outputs' dtype bound."""
+    from mirage.lowering.runtime.gpu_run import compare, run_program
+
+    graph = graph_from_func(func)
+    rng = np.random.default_rng(seed)
+    inputs = [rng.uniform(-1.0, 1.0, size=t.shape) for t in graph.args]
+    result = run_program(program, inputs)
+    reference = evaluate(graph, result.inputs, FloatDomain(np.float64))
+    want = [np.asarray(w, dtype=np.float64) for w in reference]
+    verdicts = compare(result.outputs, want, [s.dtype for s in program.outputs])
+    worst = max(err for err, _ in verdicts)
+    if not all(ok for _, ok in verdicts):
+        raise SystemExit(f"error: {name}: output differs from float64 (relative {worst:.3g})")
+    return worst
 
 
 def floor_us(nbytes: int, bandwidth: float = H200_COPY_BANDWIDTH) -> float:

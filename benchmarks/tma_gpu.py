@@ -18,22 +18,22 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import numpy as np
 from xdsl.dialects.func import FuncOp
-from xdsl.parser import Parser
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from harness import floor_us, measure_copy_bandwidth, measure_program, program_bytes
+from harness import (
+    check_lowered,
+    floor_us,
+    load_function,
+    measure_copy_bandwidth,
+    measure_program,
+    program_bytes,
+)
 
-from mirage.dialects.semantics import FloatDomain, evaluate
-from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.lowering.ptx.compile import compile_function
 from mirage.lowering.runtime import CompiledProgram, TimingMethod, load
-from mirage.lowering.runtime.gpu_run import compare
-from mirage.tools.registry import make_context
 
 ROOT = Path(__file__).parent.parent
 UGRAPHS = ROOT / "benchmarks" / "ugraphs"
@@ -56,33 +56,13 @@ CASES = (
 )
 
 
-def _inputs(shapes: Sequence[tuple[int, ...]], seed: int) -> list[np.ndarray[Any, Any]]:
-    rng = np.random.default_rng(seed)
-    return [rng.uniform(-1.0, 1.0, size=s) for s in shapes]
+def _function(case: Case) -> FuncOp:
+    return load_function(case.path, case.function)
 
 
 def check(program: CompiledProgram, case: Case, seed: int) -> float:
-    """The largest relative error of an output against float64; raises past the f16 bound."""
-    from mirage.lowering.runtime.gpu_run import run_program
-
-    f = _function(case)
-    graph = graph_from_func(f)
-    result = run_program(program, _inputs([t.shape for t in graph.args], seed))
-    reference = evaluate(graph, result.inputs, FloatDomain(np.float64))
-    want = [np.asarray(w, dtype=np.float64) for w in reference]
-    verdicts = compare(result.outputs, want, [s.dtype for s in program.outputs])
-    worst = max(err for err, _ in verdicts)
-    if not all(ok for _, ok in verdicts):
-        raise SystemExit(f"error: {case.name}: output differs from float64 (relative {worst:.3g})")
-    return worst
-
-
-def _function(case: Case) -> FuncOp:
-    module = Parser(make_context(), case.path.read_text(), str(case.path)).parse_module()
-    for op in module.ops:
-        if isinstance(op, FuncOp) and op.sym_name.data == case.function:
-            return op
-    raise SystemExit(f"error: {case.path}: no function @{case.function}")
+    """The largest relative error of an output against float64; exits past the bound."""
+    return check_lowered(program, _function(case), seed, case.name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -21,20 +21,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from xdsl.dialects.func import FuncOp
-from xdsl.parser import Parser
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from harness import BenchCase, measure_program, measure_torch, torch_case_args
+from harness import (
+    BenchCase,
+    check_lowered,
+    load_function,
+    measure_program,
+    measure_torch,
+    torch_case_args,
+)
 
-from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.lowering.ptx.compile import compile_function
 from mirage.lowering.runtime import CompiledProgram, TimingMethod, load
-from mirage.lowering.runtime.gpu_run import compare
-from mirage.tools.registry import make_context
 
 ROOT = Path(__file__).parent.parent
 FOUND = ROOT / "benchmarks" / "found"
@@ -74,31 +76,6 @@ CASES = (
 )
 
 
-def _function(case: Case) -> FuncOp:
-    module = Parser(make_context(), case.path.read_text(), str(case.path)).parse_module()
-    for op in module.ops:
-        if isinstance(op, FuncOp) and op.sym_name.data == case.function:
-            return op
-    raise SystemExit(f"error: {case.path}: no function @{case.function}")
-
-
-def check(program: CompiledProgram, case: Case, seed: int) -> float:
-    """The largest relative error of an output against float64; raises past the bound."""
-    from mirage.lowering.runtime.gpu_run import run_program
-
-    graph = graph_from_func(_function(case))
-    rng = np.random.default_rng(seed)
-    inputs = [rng.uniform(-1.0, 1.0, size=t.shape) for t in graph.args]
-    result = run_program(program, inputs)
-    reference = evaluate(graph, result.inputs, FloatDomain(np.float64))
-    want = [np.asarray(w, dtype=np.float64) for w in reference]
-    verdicts = compare(result.outputs, want, [s.dtype for s in program.outputs])
-    worst = max(err for err, _ in verdicts)
-    if not all(ok for _, ok in verdicts):
-        raise SystemExit(f"error: {case.name}: output differs from float64 (relative {worst:.3g})")
-    return worst
-
-
 def used(program: CompiledProgram) -> str:
     """The loads and matmuls the built program really runs, read from its PTX."""
     loads = "tma" if any(k.tensor_maps for k in program.launches) else "cp-async"
@@ -123,6 +100,15 @@ def torch_us(case: Case, method: TimingMethod, compiled: bool) -> float:
         args = [torch.rand(t.shape, device="cuda", dtype=torch.float16) * 2 - 1 for t in graph.args]
         fn = torch.matmul
     return measure_torch(fn, args, method, compile=compiled).median_us
+
+
+def _function(case: Case) -> FuncOp:
+    return load_function(case.path, case.function)
+
+
+def check(program: CompiledProgram, case: Case, seed: int) -> float:
+    """The largest relative error of an output against float64; exits past the bound."""
+    return check_lowered(program, _function(case), seed, case.name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
