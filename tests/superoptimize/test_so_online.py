@@ -146,10 +146,12 @@ def test_f16_storage_check_rejects_what_overflows_between_kernels() -> None:
 def test_search_finds_the_online_kernel_for_torch_softmax() -> None:
     program = _torch_export("softmax_attention_float16.mlir")
     result = search(program, max_kernel_ops=1, time_budget=30.0)
-    assert result.ranked
-    best = result.ranked[0].graph
-    _walks_keys_with_rescale(best)
-    assert result.ranked[0].seconds < result.baseline
+    # the one-kernel online form is among what it keeps (a composition of the scores'
+    # kernel and an online kernel over them may rank above it: the segments' seed)
+    online = [r for r in result.ranked if len(r.graph.ops) == 1]
+    assert online
+    _walks_keys_with_rescale(online[0].graph)
+    assert online[0].seconds < result.baseline
 
 
 # --- the layout rule of the two-operand accumulator -------------------------------------
