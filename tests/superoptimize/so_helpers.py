@@ -78,6 +78,21 @@ def search(program: Graph, **options: object) -> SearchResult:
     return Search(program, opts, PrunerFactory(None), Verifier(program)).run()
 
 
+def assert_same_values(a: Graph, b: Graph, seed: int = 0) -> None:
+    """`b` computes what `a` does, in float64 on inputs in [-1, 1), output by output."""
+    rng = np.random.default_rng(seed)
+    inputs = [rng.uniform(-1, 1, t.shape) for t in a.args]
+    want = evaluate(a, inputs, FloatDomain(np.float64))
+    got = evaluate(b, inputs, FloatDomain(np.float64))
+    for x, y in zip(got, want, strict=True):
+        assert np.asarray(x).shape == np.asarray(y).shape
+        assert np.allclose(x, y, rtol=1e-10, atol=1e-12)
+
+
+def op_kinds(g: Graph) -> list[str]:
+    return [op.kind for op in g.ops]
+
+
 def equal_in_float64(a: Graph, b: Graph, seed: int = 0) -> bool:
     rng = np.random.default_rng(seed)
     inputs = [rng.uniform(0.5, 1.5, size=t.shape) for t in a.args]

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
+from superoptimize.so_helpers import assert_same_values as _same
+from superoptimize.so_helpers import op_kinds as _kinds
 from superoptimize.so_helpers import search
 from xdsl.dialects.func import FuncOp
 
 from conftest import parse_module
-from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.superoptimize.normalize import normalize
@@ -79,20 +79,6 @@ def _corpus(name: str) -> Graph:
     ConvertLinalgToKernelPass().apply(ctx(), module)
     funcs = [op for op in module.ops if isinstance(op, FuncOp) and not op.is_declaration]
     return graph_from_func(funcs[-1])
-
-
-def _same(a: Graph, b: Graph, seed: int = 0) -> None:
-    rng = np.random.default_rng(seed)
-    inputs = [rng.uniform(-1, 1, t.shape) for t in a.args]
-    want = evaluate(a, inputs, FloatDomain(np.float64))
-    got = evaluate(b, inputs, FloatDomain(np.float64))
-    for x, y in zip(got, want, strict=True):
-        assert np.asarray(x).shape == np.asarray(y).shape
-        assert np.allclose(x, y, rtol=1e-10, atol=1e-12)
-
-
-def _kinds(g: Graph) -> list[str]:
-    return [op.kind for op in g.ops]
 
 
 def test_head_split_attention_normalizes_to_batched_attention_over_views() -> None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
+from superoptimize.so_helpers import assert_same_values as _same
+from superoptimize.so_helpers import op_kinds as _kinds
 from superoptimize.so_helpers import search
 from xdsl.dialects.func import FuncOp
 
 from conftest import parse_module
-from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.superoptimize.normalize import normalize
@@ -60,20 +60,6 @@ func.func @through(%x: tensor<6x16xf32>, %g: tensor<1x16xf32>, %a: tensor<8x6xf3
 def _graph(text: str) -> Graph:
     module = parse_module(text)
     return graph_from_func(next(op for op in module.ops if isinstance(op, FuncOp)))
-
-
-def _same(a: Graph, b: Graph, seed: int = 0) -> None:
-    rng = np.random.default_rng(seed)
-    inputs = [rng.uniform(-1, 1, t.shape) for t in a.args]
-    want = evaluate(a, inputs, FloatDomain(np.float64))
-    got = evaluate(b, inputs, FloatDomain(np.float64))
-    for x, y in zip(got, want, strict=True):
-        assert np.asarray(x).shape == np.asarray(y).shape
-        assert np.allclose(x, y, rtol=1e-10, atol=1e-12)
-
-
-def _kinds(g: Graph) -> list[str]:
-    return [op.kind for op in g.ops]
 
 
 def test_a_chunked_fused_weight_becomes_two_windows_of_it() -> None:
