@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from xdsl.dialects.func import FuncOp
@@ -113,6 +113,22 @@ def check_lowered(program: CompiledProgram, func: FuncOp, seed: int, name: str) 
     if not all(ok for _, ok in verdicts):
         raise SystemExit(f"error: {name}: output differs from float64 (relative {worst:.3g})")
     return worst
+
+
+class NamedFunction(Protocol):
+    """A benchmark case that names a function of an MLIR file."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> Path: ...
+    @property
+    def function(self) -> str: ...
+
+
+def check_case(program: CompiledProgram, case: NamedFunction, seed: int) -> float:
+    """`check_lowered` of the case's function."""
+    return check_lowered(program, load_function(case.path, case.function), seed, case.name)
 
 
 def floor_us(nbytes: int, bandwidth: float = H200_COPY_BANDWIDTH) -> float:

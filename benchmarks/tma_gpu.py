@@ -24,7 +24,7 @@ from xdsl.dialects.func import FuncOp
 sys.path.insert(0, str(Path(__file__).parent))
 
 from harness import (
-    check_lowered,
+    check_case,
     floor_us,
     load_function,
     measure_copy_bandwidth,
@@ -33,7 +33,7 @@ from harness import (
 )
 
 from mirage.lowering.ptx.compile import compile_function
-from mirage.lowering.runtime import CompiledProgram, TimingMethod, load
+from mirage.lowering.runtime import TimingMethod, load
 
 ROOT = Path(__file__).parent.parent
 UGRAPHS = ROOT / "benchmarks" / "ugraphs"
@@ -60,11 +60,6 @@ def _function(case: Case) -> FuncOp:
     return load_function(case.path, case.function)
 
 
-def check(program: CompiledProgram, case: Case, seed: int) -> float:
-    """The largest relative error of an output against float64; exits past the bound."""
-    return check_lowered(program, _function(case), seed, case.name)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="tma_gpu.py", description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--samples", type=int, default=50)
@@ -88,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             program = compile_function(_function(case), "sm_90a", loads=loads)
             used = "tma" if any(k.tensor_maps for k in program.launches) else "cp-async"
             label = loads if used == loads else f"{loads} (fell back to {used})"
-            err = check(program, case, seed=100 + i)
+            err = check_case(program, case, seed=100 + i)
             timing = measure_program(load(program), method)
             nbytes = program_bytes(program)
             us = timing.median_us

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from harness import (
     BenchCase,
-    check_lowered,
+    check_case,
     load_function,
     measure_program,
     measure_torch,
@@ -106,11 +106,6 @@ def _function(case: Case) -> FuncOp:
     return load_function(case.path, case.function)
 
 
-def check(program: CompiledProgram, case: Case, seed: int) -> float:
-    """The largest relative error of an output against float64; exits past the bound."""
-    return check_lowered(program, _function(case), seed, case.name)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="wgmma_gpu.py", description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--samples", type=int, default=50)
@@ -136,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for matmuls in ("mma-sync", "wgmma"):
             program = compile_function(_function(case), "sm_90a", loads="tma", matmuls=matmuls)
             builds[matmuls] = used(program)
-            err = max(err, check(program, case, seed=200 + i))
+            err = max(err, check_case(program, case, seed=200 + i))
             times[matmuls] = measure_program(load(program), method).median_us
         row = [
             case.name,

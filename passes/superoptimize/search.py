@@ -309,14 +309,7 @@ class Search:
             if not finished:
                 break
         self.progress.done()
-        ranked = self._finish_verification()
-        out = [Ranked(f.graph, f.seconds, None, self.verdicts.get(f.text, "")) for f in ranked]
-        if self.options.profile and self.profiler is not None and out and not self.stop():
-            times = self.profiler.measure([r.graph for r in out])
-            out = sorted(
-                (Ranked(r.graph, r.seconds, t, r.verdict) for r, t in zip(out, times, strict=True)),
-                key=lambda r: (r.measured if r.measured is not None else float("inf"), r.seconds),
-            )
+        out = self._ranked()
         elapsed = time.time() - start
         self.record.finish(
             [(r.graph, r.seconds, r.measured, r.verdict) for r in out],
@@ -334,6 +327,19 @@ class Search:
             self.stop(),
             self.remarks,
         )
+
+    def _ranked(self) -> list[Ranked]:
+        """What the verification keeps, best first: by the model, or by the GPU's times
+        where `profile` asks."""
+        ranked = self._finish_verification()
+        out = [Ranked(f.graph, f.seconds, None, self.verdicts.get(f.text, "")) for f in ranked]
+        if self.options.profile and self.profiler is not None and out and not self.stop():
+            times = self.profiler.measure([r.graph for r in out])
+            out = sorted(
+                (Ranked(r.graph, r.seconds, t, r.verdict) for r, t in zip(out, times, strict=True)),
+                key=lambda r: (r.measured if r.measured is not None else float("inf"), r.seconds),
+            )
+        return out
 
     def _run_normalized(self, norm: Normalized, start: float, baseline: float) -> SearchResult:
         """The search of the normalized program; what it finds, restored onto the
@@ -370,14 +376,7 @@ class Search:
                 found = self._priced(graph)
                 if found is not None:
                     self._add(found, source)
-        ranked = self._finish_verification()
-        out = [Ranked(f.graph, f.seconds, None, self.verdicts.get(f.text, "")) for f in ranked]
-        if self.options.profile and self.profiler is not None and out and not self.stop():
-            times = self.profiler.measure([r.graph for r in out])
-            out = sorted(
-                (Ranked(r.graph, r.seconds, t, r.verdict) for r, t in zip(out, times, strict=True)),
-                key=lambda r: (r.measured if r.measured is not None else float("inf"), r.seconds),
-            )
+        out = self._ranked()
         elapsed = time.time() - start
         self.record.finish(
             [(r.graph, r.seconds, r.measured, r.verdict) for r in out], inner.complete, elapsed
