@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from mirage.dialects.hardware import TARGETS, Target
+from mirage.dialects.hardware import TARGETS, Target, target_for
 from mirage.dialects.opkinds import LAUNCHES
 from mirage.dialects.ugraph.graph import Op
 from mirage.lowering.optimize.plan import PlanError, plan_graph_op
@@ -37,6 +37,8 @@ class LoweredFacts:
     read only tiles the loop does not walk)."""
     matmuls: tuple[tuple[int, str], ...] = ()
     """(index of a block matmul, the strategy it runs: `matmul_plan.STRATEGIES`)."""
+    loads: str = "cp-async"
+    """How the streamed input tiles are copied (`load_plan.LOADS`)."""
 
     def strategy(self, index: int) -> str | None:
         return dict(self.matmuls).get(index)
@@ -54,12 +56,14 @@ def lowered_facts(op: Op, target: Target) -> LoweredFacts | None:
     """The planner's decisions for `op`, or None when the lowering cannot emit it."""
     assert op.kind in LAUNCHES and op.body is not None
     try:
+        emitted = target_for(lowering_arch(target))
         plan = plan_graph_op(
             op.body,
             op.ints_attr("grid"),
             op.ints_attr("block"),
             op.int_attr("forloop_range"),
-            target,
+            emitted,
+            loads=emitted.default_loads,
         )
     except PlanError:
         return None
@@ -78,4 +82,5 @@ def lowered_facts(op: Op, target: Target) -> LoweredFacts | None:
         shared_memory=plan.smem_bytes,
         once=frozenset(t.op for t in plan.invariant),
         matmuls=tuple(sorted((i, mm.strategy) for i, mm in plan.matmuls.items())),
+        loads=plan.loads,
     )
