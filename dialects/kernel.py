@@ -93,7 +93,8 @@ class ConcatOp(_KernelLevel, common.ConcatOp):
 @irdl_op_definition
 class ConstantOp(_KernelLevel):
     """A tensor holding one value in every element (a splat). Its result broadcasts like
-    any operand, so `x + eps` is `kernel.add` of x and a constant of extents 1."""
+    any operand, so `c - x` is `kernel.sub` of a constant of extents 1 and x (`x + c` has
+    an immediate form, `kernel.add_scalar`, which needs no constant)."""
 
     name = "kernel.constant"
     value = prop_def(FloatAttr[Float64Type])

@@ -33,9 +33,15 @@ func.func @block_and_thread_forms(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
       %t = block.input %X imap [0, -1, -1] : tensor<8x16xf32> -> tensor<4x16xf32>
       // CHECK: %[[BA:.*]] = block.add_scalar %{{.*}}, -1.000000e+00 : tensor<4x16xf32> -> tensor<4x16xf32>
       // CHECK-NEXT: %[[BD:.*]] = block.div_scalar %[[BA]], 8.000000e+00 : tensor<4x16xf32> -> tensor<4x16xf32>
+      // CHECK-NEXT: %[[BS:.*]] = block.sub_scalar %[[BD]], 2.000000e+00 : tensor<4x16xf32> -> tensor<4x16xf32>
+      // CHECK-NEXT: %[[BP:.*]] = block.pow_scalar %[[BS]], 2.000000e+00 : tensor<4x16xf32> -> tensor<4x16xf32>
+      // CHECK-NEXT: %[[BM:.*]] = block.mul_scalar %[[BP]], 5.000000e-01 : tensor<4x16xf32> -> tensor<4x16xf32>
       %ba = block.add_scalar %t, -1.0 : tensor<4x16xf32> -> tensor<4x16xf32>
       %bd = block.div_scalar %ba, 8.0 : tensor<4x16xf32> -> tensor<4x16xf32>
-      %s = block.accum_sum %bd : tensor<4x16xf32> -> tensor<4x16xf32>
+      %bs = block.sub_scalar %bd, 2.0 : tensor<4x16xf32> -> tensor<4x16xf32>
+      %bp = block.pow_scalar %bs, 2.0 : tensor<4x16xf32> -> tensor<4x16xf32>
+      %bm = block.mul_scalar %bp, 0.5 : tensor<4x16xf32> -> tensor<4x16xf32>
+      %s = block.accum_sum %bm : tensor<4x16xf32> -> tensor<4x16xf32>
       block.yield %s : tensor<4x16xf32>
     }
     // CHECK: thread.fuse(%{{.*}}) : (tensor<4x16xf32>) -> tensor<4x16xf32> {
