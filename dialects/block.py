@@ -43,7 +43,8 @@ from xdsl.traits import IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from mirage.dialects import common, shapes
-from mirage.dialects.elementwise import define_elementwise_ops
+from mirage.dialects.elementwise import define_elementwise_ops, define_scalar_ops
+from mirage.dialects.opkinds import MUL_SCALAR
 from mirage.dialects.scope import (
     BlockLoop,
     LaunchGraph,
@@ -75,9 +76,7 @@ class MatmulOp(_BlockLevel, common.MatmulOp):
     name = "block.matmul"
 
 
-@irdl_op_definition
-class MulScalarOp(_BlockLevel, common.MulScalarOp):
-    name = "block.mul_scalar"
+class ScalarOp(_BlockLevel, common.ScalarOp, ABC): ...
 
 
 @irdl_op_definition
@@ -101,6 +100,9 @@ class ConcatOp(_BlockLevel, common.ConcatOp):
 
 
 ELEMENTWISE_OPS = define_elementwise_ops("block", UnaryOp, BinaryOp)
+SCALAR_OPS = define_scalar_ops("block", ScalarOp)
+"""`block.mul_scalar`, `block.add_scalar`, ...: one op class per scaled kind."""
+MulScalarOp = SCALAR_OPS[MUL_SCALAR.name]
 
 
 def _grid_of(op: Operation) -> tuple[tuple[int, int, int], int] | None:
@@ -504,12 +506,12 @@ BlockDialect = Dialect(
         YieldOp,
         ReturnOp,
         MatmulOp,
-        MulScalarOp,
         ReduceSumOp,
         ReduceMaxOp,
         RmsNormOp,
         ConcatOp,
         *ACCUMULATOR_OPS,
         *ELEMENTWISE_OPS.values(),
+        *SCALAR_OPS.values(),
     ],
 )

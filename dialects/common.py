@@ -113,8 +113,9 @@ class MatmulOp(_TwoTensorOp, ABC):
         return shapes.matmul(lhs, rhs)
 
 
-class MulScalarOp(IRDLOperation, ABC):
-    """Multiplication by a constant."""
+class ScalarOp(IRDLOperation, ABC):
+    """A pointwise op of a tensor and a constant `scalar` (a row of the scaled kinds of
+    `mirage.dialects.opkinds`: mul_scalar is x * scalar, sub_scalar x - scalar)."""
 
     input = operand_def(TensorType)
     scalar = prop_def(FloatAttr[Float64Type])

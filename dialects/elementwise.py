@@ -1,10 +1,14 @@
-"""Op classes for the rows of the elementwise table, one per dialect level."""
+"""Op classes for the rows of the elementwise and scaled kinds, one per dialect level."""
 
 from __future__ import annotations
 
+from typing import TypeVar, cast
+
 from xdsl.irdl import IRDLOperation, irdl_op_definition
 
-from mirage.dialects.opkinds import BINARY_KINDS, UNARY_KINDS
+from mirage.dialects.opkinds import BINARY_KINDS, OP_KINDS, SCALED, UNARY_KINDS
+
+Op = TypeVar("Op", bound=IRDLOperation)
 
 
 def _class_name(kind: str) -> str:
@@ -29,4 +33,19 @@ def define_elementwise_ops(
                 },
             )
             ops[kind.name] = irdl_op_definition(cls)
+    return ops
+
+
+def define_scalar_ops(dialect: str, family: type[Op]) -> dict[str, type[Op]]:
+    """`{kind: op class}` for every scaled kind (a tensor, or at thread level a scalar, and
+    the constant `scalar`), named `<dialect>.<kind>`, built on the dialect's family."""
+    ops: dict[str, type[Op]] = {}
+    for name in sorted(SCALED):
+        attrs = {
+            "name": f"{dialect}.{name}",
+            "__doc__": f"{dialect}.{name}: {OP_KINDS[name].summary}.",
+            "__module__": f"mirage.dialects.{dialect}",
+        }
+        cls = cast("type[Op]", type(_class_name(name), (family,), attrs))
+        ops[name] = irdl_op_definition(cls)
     return ops

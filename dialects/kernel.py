@@ -33,8 +33,9 @@ from xdsl.utils.exceptions import VerifyException
 
 from mirage.dialects import block as blk
 from mirage.dialects import common, shapes
-from mirage.dialects.elementwise import define_elementwise_ops
+from mirage.dialects.elementwise import define_elementwise_ops, define_scalar_ops
 from mirage.dialects.hardware import largest_block
+from mirage.dialects.opkinds import MUL_SCALAR
 from mirage.dialects.scope import LaunchGraph, check_dominance
 from mirage.dialects.smem import peak_shared_memory
 from mirage.dialects.types import as_tensor, check_result_shape, tensor_shape
@@ -66,9 +67,7 @@ class MatmulOp(_KernelLevel, common.MatmulOp):
     name = "kernel.matmul"
 
 
-@irdl_op_definition
-class MulScalarOp(_KernelLevel, common.MulScalarOp):
-    name = "kernel.mul_scalar"
+class ScalarOp(_KernelLevel, common.ScalarOp, ABC): ...
 
 
 @irdl_op_definition
@@ -94,7 +93,8 @@ class ConcatOp(_KernelLevel, common.ConcatOp):
 @irdl_op_definition
 class ConstantOp(_KernelLevel):
     """A tensor holding one value in every element (a splat). Its result broadcasts like
-    any operand, so `x + eps` is `kernel.add` of x and a constant of extents 1."""
+    any operand, so `c - x` is `kernel.sub` of a constant of extents 1 and x (`x + c` has
+    an immediate form, `kernel.add_scalar`, which needs no constant)."""
 
     name = "kernel.constant"
     value = prop_def(FloatAttr[Float64Type])
@@ -225,6 +225,9 @@ class ReshapeOp(_KernelLevel):
 
 
 ELEMENTWISE_OPS = define_elementwise_ops("kernel", UnaryOp, BinaryOp)
+SCALAR_OPS = define_scalar_ops("kernel", ScalarOp)
+"""`kernel.mul_scalar`, `kernel.add_scalar`, ...: one op class per scaled kind."""
+MulScalarOp = SCALAR_OPS[MUL_SCALAR.name]
 """`kernel.exp`, `kernel.add`, ...: one op class per row of `mirage.dialects.opkinds`."""
 
 
@@ -349,7 +352,6 @@ KernelDialect = Dialect(
     "kernel",
     [
         MatmulOp,
-        MulScalarOp,
         ReduceSumOp,
         ReduceMaxOp,
         RmsNormOp,
@@ -360,5 +362,6 @@ KernelDialect = Dialect(
         SliceOp,
         GraphOp,
         *ELEMENTWISE_OPS.values(),
+        *SCALAR_OPS.values(),
     ],
 )

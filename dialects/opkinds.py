@@ -114,6 +114,9 @@ class ValueOps(Protocol[S]):
         ...
 
     def scale(self, value: S, factor: float) -> S: ...
+    def from_array(self, array: FloatArray) -> S:
+        """A value of real numbers (a constant operand, broadcasting like numpy)."""
+        ...
 
 
 class LinalgOps(Protocol[S]):
@@ -149,7 +152,8 @@ class Family(Enum):
     ELEMENTWISE = "elementwise"
     """Unary and binary elementwise ops, broadcasting like numpy; one row each below."""
     SCALED = "scaled"
-    """Pointwise with constant parameters (mul_scalar)."""
+    """Pointwise with constant parameters (mul_scalar, and the other immediate forms of
+    binary kinds: add_scalar, sub_scalar, div_scalar, pow_scalar)."""
     CONTRACTION = "contraction"
     REDUCTION = "reduction"
     NORM = "norm"
@@ -286,11 +290,12 @@ class OpKind:
     infix: Infix | None = None
     """Pointwise kinds written as an operator in printed expressions."""
     operand_implies: tuple[str, ...] = ()
-    immediate_of: str | None = None
-    """Scaled kinds: the binary kind this is the immediate form of (`x * c`, c a splat
-    constant, is mul_scalar(x) with c as its parameter)."""
     """Kinds the search also needs for each optional operand after the first, in order
     (rms_norm's gain is a multiplication, its bias an addition)."""
+    immediate_of: str | None = None
+    """Scaled kinds: the binary kind this is the immediate form of (`x * c`, c a splat
+    constant, is mul_scalar(x) with c as its parameter; `x - c` is sub_scalar(x)). The
+    constant is either operand of a commutative kind, else the second."""
 
     def param_values(self, attr: Callable[[str], Any]) -> tuple[float, ...]:
         """The constant parameters of one op, read by `attr(name)`."""
@@ -680,6 +685,66 @@ MUL_SCALAR = OpKind(
 )
 """Multiplication by a constant (`scalar`): the pointwise kind with a parameter."""
 
+
+def _immediate(
+    of: OpKind,
+    *,
+    linear: bool = False,
+    infix: Infix | None = None,
+) -> OpKind:
+    """The immediate form `<of>_scalar` of binary kind `of` whose second operand is the
+    constant `scalar`: every meaning is `of`'s with the constant in that place (so a program
+    means the same before and after `x <of> c` becomes the form). A linear form (x / c)
+    passes partial sums and online softmax's factor through, as mul_scalar does."""
+    float_fn, field_fn, abstract, lower, linalg = (
+        of.float_fn,
+        of.field_rule.apply,
+        of.abstract,
+        of.lower,
+        of.linalg,
+    )
+    assert float_fn and field_fn and abstract and lower and linalg
+    return OpKind(
+        f"{of.name}_scalar",
+        Family.SCALED,
+        _ALL_LEVELS,
+        f"{of.summary} with y a constant",
+        FieldRule(
+            of.field_rule.exact,
+            f"{of.field_rule.note}, y the constant as an exact rational mod P and mod Q",
+            lambda f, a, p: field_fn(f, [a[0], f.const(p[0])], ()),
+        ),
+        params=("scalar",),
+        float_fn=float_fn,
+        evaluate=lambda d, a, p: d.elementwise(of.name, [a[0], d.from_array(np.asarray(p[0]))]),
+        # constants are not part of the abstraction: the constant is `one`, as a constant
+        # operand of `of` is
+        abstract=lambda e, a, p: abstract(e, [a[0], e.one()], ()),
+        lower=lambda b, a, p: lower(b, [a[0], b.f32(p[0])], ()),
+        linalg=lambda m, a, p: linalg(m, [a[0], m.const(p[0])], ()),
+        same_shape=True,
+        linear=linear,
+        flops=of.flops,
+        flops_of_operand=True,
+        partials=Partials.PASSES if linear else None,
+        scaling=Scaling.PASSES if linear else None,
+        infix=infix,
+        immediate_of=of.name,
+    )
+
+
+_BINARY_BY_NAME = {k.name: k for k in BINARY_KINDS}
+IMMEDIATE_KINDS: tuple[OpKind, ...] = (
+    _immediate(_BINARY_BY_NAME["add"], infix=Infix("+", 1, associative=True)),
+    _immediate(_BINARY_BY_NAME["sub"], infix=Infix("-", 1)),
+    _immediate(_BINARY_BY_NAME["div"], linear=True, infix=Infix("/", 2)),
+    _immediate(_BINARY_BY_NAME["pow"]),
+)
+"""`x + c`, `x - c`, `x / c` and `x ** c` with c a constant (`scalar`): what a program
+adds, subtracts, divides by or raises to without a constant operand (and so without a
+launch that fills one). The constant is the second operand: `c - x` and `c / x` keep
+their constant."""
+
 MATMUL = OpKind(
     "matmul",
     Family.CONTRACTION,
@@ -853,6 +918,7 @@ OP_KINDS: dict[str, OpKind] = {
         *UNARY_KINDS,
         *BINARY_KINDS,
         MUL_SCALAR,
+        *IMMEDIATE_KINDS,
         MATMUL,
         REDUCE_SUM,
         REDUCE_MAX,
@@ -891,7 +957,7 @@ ELEMENTWISE_KINDS: dict[str, OpKind] = {k.name: k for k in UNARY_KINDS + BINARY_
 UNARY = frozenset(k.name for k in UNARY_KINDS)
 BINARY = frozenset(k.name for k in BINARY_KINDS)
 POINTWISE = _names(lambda k: k.pointwise)
-"""Elementwise kinds and mul_scalar: what a thread.fuse body may hold."""
+"""Elementwise and scaled kinds: what a thread.fuse body may hold."""
 FUSED = POINTWISE | {"fuse"}
 """Pointwise kinds and the fused op itself: each element from the same operand elements."""
 REDUCTIONS = _names(lambda k: k.is_reduction)
@@ -913,8 +979,8 @@ DATA_MOVEMENT = _names(
 """Kernel-level kinds that compute nothing: they move, join or fill values."""
 STRUCTURE = _names(lambda k: k.family is Family.STRUCTURE)
 SCALED = _names(lambda k: k.family is Family.SCALED)
-COMMUTATIVE_KINDS = _names(lambda k: k.commutative)
 """Pointwise kinds with constant parameters."""
+COMMUTATIVE_KINDS = _names(lambda k: k.commutative)
 SUM_REDUCTIONS = _names(lambda k: k.is_reduction and k.reduce == "sum")
 MAX_REDUCTIONS = _names(lambda k: k.is_reduction and k.reduce == "max")
 CONTRACTIONS = _names(lambda k: k.family is Family.CONTRACTION)
@@ -989,4 +1055,4 @@ SCALAR_FORMS: dict[str, str] = {
     k.immediate_of: k.name for k in OP_KINDS.values() if k.immediate_of is not None
 }
 """Binary kinds with an immediate form: `x <kind> c`, c a splat constant, is the form's op
-on x with c as its `scalar` property."""
+on x with c as its `scalar` property (`c <kind> x` too where the kind is commutative)."""

@@ -25,7 +25,8 @@ from xdsl.traits import IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from mirage.dialects import shapes
-from mirage.dialects.elementwise import define_elementwise_ops
+from mirage.dialects.elementwise import define_elementwise_ops, define_scalar_ops
+from mirage.dialects.opkinds import MUL_SCALAR
 from mirage.dialects.scope import check_block_operands, check_local_operands, enclosing_graph
 from mirage.dialects.types import as_tensor, check_result_shape, element_name, tensor_shape
 
@@ -68,9 +69,9 @@ class BinaryOp(_InFuse, ABC):
 ELEMENTWISE_OPS = define_elementwise_ops("thread", UnaryOp, BinaryOp)
 
 
-@irdl_op_definition
-class MulScalarOp(_InFuse):
-    name = "thread.mul_scalar"
+class ScalarOp(_InFuse, ABC):
+    """A scalar op of a scaled kind: the operand and the constant `scalar`."""
+
     T: ClassVar = VarConstraint("T", AnyFloatConstr)
     input = operand_def(T)
     scalar = prop_def(FloatAttr[Float64Type])
@@ -84,6 +85,10 @@ class MulScalarOp(_InFuse):
             result_types=[SSAValue.get(input).type],
             properties={"scalar": FloatAttr(scalar, f64)},
         )
+
+
+SCALAR_OPS = define_scalar_ops("thread", ScalarOp)
+MulScalarOp = SCALAR_OPS[MUL_SCALAR.name]
 
 
 @irdl_op_definition
@@ -165,4 +170,6 @@ class FuseOp(IRDLOperation):
             element_name(a.type)
 
 
-ThreadDialect = Dialect("thread", [FuseOp, YieldOp, MulScalarOp, *ELEMENTWISE_OPS.values()])
+ThreadDialect = Dialect(
+    "thread", [FuseOp, YieldOp, *ELEMENTWISE_OPS.values(), *SCALAR_OPS.values()]
+)

@@ -20,7 +20,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.transforms.common_subexpression_elimination import cse
 
 from mirage.dialects import kernel
-from mirage.dialects.opkinds import BINARY, UNARY
+from mirage.dialects.opkinds import BINARY, COMMUTATIVE_KINDS, SCALAR_FORMS, UNARY
 from mirage.dialects.types import as_tensor
 from mirage.dialects.ugraph.convert import element_type
 from mirage.passes.linalg.conversion_errors import ConversionError
@@ -246,11 +246,37 @@ class Emitter:
             (x,) = m.operands
             assert x is not None and m.const is not None
             return self._add(kernel.MulScalarOp(self.emit(x), m.const, ty))
+        immediate = self._scalar_form(m.kind, m.operands, m.const, term.shape, want, t)
+        if immediate is not None:
+            return immediate
         ops = [self._operand(o, m.const, term.rank, want, t) for o in m.operands]
         if m.kind == "min":
             return self._min(ops[0], ops[1], want, t)
         cls = kernel.ELEMENTWISE_OPS[m.kind]
         return self._add(cls.create(operands=ops, result_types=[ty]))
+
+    def _scalar_form(
+        self,
+        kind: str,
+        operands: Sequence[int | None],
+        const: float | None,
+        shape: Shape,
+        want: str,
+        t: int,
+    ) -> SSAValue | None:
+        """`x <kind> c`, the constant c an operand None, as the kind's immediate form
+        (`opkinds.SCALAR_FORMS`: no constant tensor, no launch to fill it), where c is in
+        the place the form keeps it (second, or either of a commutative kind) and x has the
+        result's shape; None otherwise."""
+        form = SCALAR_FORMS.get(kind)
+        if form is None or const is None or len(operands) != 2:
+            return None
+        for k in (0, 1) if kind in COMMUTATIVE_KINDS else (1,):
+            x = operands[1 - k]
+            if operands[k] is None and x is not None and self.g[x].shape == shape:
+                cls = kernel.SCALAR_OPS[form]
+                return self._add(cls(self.emit(x), const, self._type(shape, want, t)))
+        return None
 
     def _negate(self, v: SSAValue, dtype: str, t: int) -> SSAValue:
         owner = v.owner
@@ -290,6 +316,18 @@ class Emitter:
         term = self.g[t]
         prim = str(term.attr)
         rank = term.rank
+        consts = [self.g.const_value(o) for o in term.operands]
+        if len(consts) == 2 and consts.count(None) == 1:
+            immediate = self._scalar_form(
+                prim,
+                [o if c is None else None for o, c in zip(term.operands, consts, strict=True)],
+                next(c for c in consts if c is not None),
+                term.shape,
+                want,
+                t,
+            )
+            if immediate is not None:
+                return immediate
         args = [
             self.constant(c, (1,) * rank, want, t)
             if (c := self.g.const_value(o)) is not None

@@ -27,10 +27,11 @@ Rules, for every op kind of the three levels:
   pieces stay aligned (a contraction over a concatenated dim becomes an add of sums); a
   concatenation cut apart by the grid or the loop becomes `Unknown`.
 
-Constants are not part of the abstraction: mul_scalar is the identity, a mean is the sum
-it divides, a norm's eps (an op's property) is dropped, `sub` is `add` (a - b = a + (-1) b),
-and the online-softmax stabilizer
-exp(-max) of accum_rescale, which any correct use divides out again, is dropped. This keeps
+Constants are not part of the abstraction: mul_scalar is the identity, the other immediate
+forms their binary kind with the constant ONE (add_scalar is add(x, ONE), as an add of a
+kernel.constant is), a mean is the sum it divides, a norm's eps (an op's property) is
+dropped, `sub` is `add` (a - b = a + (-1) b), and the online-softmax stabilizer exp(-max)
+of accum_rescale, which any correct use divides out again, is dropped. This keeps
 Theorem 1: every μGraph that computes the target up to such constants has an expression
 A_eq-equivalent to the target's, so it is never pruned.
 """

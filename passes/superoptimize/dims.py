@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from mirage.dialects.opkinds import (
     CONCATS,
     CONTRACTIONS,
-    ELEMENTWISE_KINDS,
     LAST_DIM_ACCUMULATORS,
     LOOP_MAX,
     LOOP_MEAN_LAST,
@@ -31,6 +30,7 @@ from mirage.dialects.opkinds import (
     MAX_REDUCTIONS,
     NORMS,
     OP_KINDS,
+    POINTWISE,
     REDUCTIONS,
     Partials,
 )
@@ -102,7 +102,7 @@ class DimTypes:
         shapes: Sequence[tuple[int, ...]],
     ) -> Dims:
         """Unify and mark reductions along the program's op; its result's dims."""
-        if kind in ELEMENTWISE_KINDS:
+        if kind in POINTWISE:
             return tuple(self._union_all([d[i] for d in dims]) for i in range(len(dims[0])))
         if OP_KINDS[kind].partials is Partials.PASSES:
             return dims[0]
@@ -191,7 +191,7 @@ class DimTypes:
     ) -> Dims:
         partial = [self._any_partial(d) for d in dims]
         rule = OP_KINDS[kind].partials if kind in OP_KINDS else None
-        if kind in ELEMENTWISE_KINDS:
+        if kind in POINTWISE and rule is not Partials.PASSES:
             if len(dims) == 1:
                 self._linear_only(dims, kind)
             elif rule is Partials.SUM:

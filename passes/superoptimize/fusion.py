@@ -1,9 +1,10 @@
 """Thread-level fusion: chains of elementwise block ops become one `fuse` op whose body runs
 per element in registers, so their intermediate tiles never touch shared memory.
 
-A chain is a tree of elementwise ops (and `mul_scalar`) of one loop segment (in the loop,
-or after it) whose inner values have a single use, inside the tree; its root is the fuse
-op's one result. Every value of the tree has one dtype: thread-level ops do not convert.
+A chain is a tree of elementwise ops (and scaled ones, `mul_scalar`, `add_scalar`, ...) of
+one loop segment (in the loop, or after it) whose inner values have a single use, inside
+the tree; its root is the fuse op's one result. Every value of the tree has one dtype:
+thread-level ops do not convert.
 """
 
 from __future__ import annotations

@@ -10,11 +10,11 @@ attention, so the composed candidate writes the normalized tensors out and reads
 
 Tile-local means here: P runs one loop iteration (so its accum_sum and accum_max are the
 identity); Y is computed from inputs of Y's shape, each read with the map Y is saved with,
-by elementwise ops, mul_scalar, rms_norm (over the last dim) and reduce_sum (over a dim d);
-and both P's tile and C's tile hold every reduced dim whole. Then Y = f(X) for an f that
-works on whole fibres of the reduced dims, and any tile that holds those fibres computes
-its part of Y exactly. Anything else is left as it is; the verifier still checks every
-candidate this makes.
+by elementwise and scaled ops (mul_scalar, add_scalar, ...), rms_norm (over the last dim)
+and reduce_sum (over a dim d); and both P's tile and C's tile hold every reduced dim whole.
+Then Y = f(X) for an f that works on whole fibres of the reduced dims, and any tile that
+holds those fibres computes its part of Y exactly. Anything else is left as it is; the
+verifier still checks every candidate this makes.
 """
 
 from __future__ import annotations

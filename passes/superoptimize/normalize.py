@@ -4,9 +4,11 @@ Exported programs move elements around with `kernel.reshape` and `kernel.transpo
 name scalars with `kernel.constant`; the search generates none of them. Before it, a
 program is rewritten so that it holds none (where it can be):
 
-- a multiplication by a splat constant becomes the kind's immediate form (`mul_scalar`,
-  `opkinds.SCALAR_FORMS`); any other constant of at most `MAX_CONSTANT_ELEMENTS` elements
-  becomes an argument of the searched program (replicated like any input);
+- a multiplication, addition, subtraction, division or power with a splat constant as
+  its second operand (either operand, for the commutative ones) becomes the kind's
+  immediate form (`mul_scalar`, `add_scalar`, ...: `opkinds.SCALAR_FORMS`); `c - x` and
+  `c / x` keep their constant; any other constant of at most `MAX_CONSTANT_ELEMENTS`
+  elements becomes an argument of the searched program (replicated like any input);
 - a batched matmul whose operands are reshapes that merge or split their batch dims is done
   on the operands' own batch dims, and its result reshaped (the reshapes then cancel
   against the ones after it, as torch's `bmm` over (batch, heads) exports them);
@@ -36,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from mirage.dialects.opkinds import (
+    COMMUTATIVE_KINDS,
     CONCATS,
     CONSTANTS,
     CONTRACTIONS,
@@ -195,13 +198,16 @@ class _Program:
 
     def scalar_forms(self) -> None:
         """x * c, c a splat constant of one element, is mul_scalar(x, c) where x has the
-        result's shape."""
+        result's shape (x + c add_scalar, x - c sub_scalar, ...: the constant second, or
+        either operand of a commutative kind)."""
         for v in list(self.order):
             n = self.nodes[v]
             form = SCALAR_FORMS.get(n.kind)
             if form is None:
                 continue
-            for k, c in enumerate(n.operands):
+            places = (0, 1) if n.kind in COMMUTATIVE_KINDS else (1,)
+            for k in places:
+                c = n.operands[k]
                 cn = self.node(c)
                 other = n.operands[1 - k]
                 if (

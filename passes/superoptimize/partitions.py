@@ -20,7 +20,6 @@ from mirage.dialects.opkinds import (
     BINARY_KINDS,
     CONCATS,
     CONTRACTIONS,
-    ELEMENTWISE_KINDS,
     FUSES,
     LAST_DIM_ACCUMULATORS,
     LOOP_RESCALE,
@@ -190,10 +189,10 @@ def compute_layout(
     stabilized = _stabilized(kind, attrs, operands)
     if stabilized is not None:
         return stabilized
-    if (kind in ELEMENTWISE_KINDS and kind not in _BINARY) or (kind in FUSES and len(layouts) == 1):
-        _no_partial(*layouts)
-        return layouts[0]
     if kind in _LINEAR_UNARY:
+        return layouts[0]
+    if (kind in POINTWISE and kind not in _BINARY) or (kind in FUSES and len(layouts) == 1):
+        _no_partial(*layouts)
         return layouts[0]
     if kind in _BINARY or kind in FUSES:
         dims = _broadcast_dims(operands)

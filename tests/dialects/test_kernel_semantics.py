@@ -128,6 +128,28 @@ func.func @f(%x: {t}) -> {t} {{
     np.testing.assert_array_equal(y, x * float(scalar))
 
 
+@pytest.mark.parametrize(
+    ("form", "scalar", "numpy_op"),
+    [("add_scalar", "1.0", np.add), ("sub_scalar", "0.1", np.subtract),
+     ("div_scalar", "3.0", np.divide), ("pow_scalar", "3.0", np.power)],
+)  # fmt: skip
+def test_immediate_forms(form: str, scalar: str, numpy_op: np.ufunc) -> None:
+    # x <op> c, c the property, is the binary op with a constant operand, bit for bit
+    t, c = tensor((3, 4)), tensor((1, 1))
+    binary = form.removesuffix("_scalar")
+    text = f"""
+func.func @f(%x: {t}) -> ({t}, {t}) {{
+  %y = kernel.{form} %x, {scalar} : {t} -> {t}
+  %c = kernel.constant {scalar} : {c}
+  %z = kernel.{binary} %x, %c : {t}, {c} -> {t}
+  func.return %y, %z : {t}, {t}
+}}"""
+    x = sample(np.random.default_rng(5), (3, 4))
+    y, z = run_text(text, [x])
+    np.testing.assert_array_equal(y, numpy_op(x, float(scalar)))
+    np.testing.assert_array_equal(y, z)
+
+
 def _reduce_reference(x: Array, dim: int, size: int, kind: str) -> Array:
     """Element j of the result combines elements j, j+size, j+2*size, ... of the operand."""
     n = x.shape[dim]

@@ -189,3 +189,50 @@ def test_input_products_are_reused_and_change_nothing() -> None:
     without = Verifier(program, VerifierOptions(input_products=False))
     assert without.verify(ugraph).equivalent
     assert all(t.domain.reused == 0 for t in without.fingerprint.tests)
+
+
+C = TensorType((1, 1), "f32")
+
+
+def _with_constant(binary: str, value: float, first: bool = False) -> Graph:
+    """x <binary> c (c <binary> x with `first`), c a kernel.constant."""
+    ops = (
+        make_op("constant", [], [C], value=value),
+        make_op(binary, [1, 0] if first else [0, 1], [T]),
+    )
+    return Graph((T,), ops, (2,))
+
+
+def _immediate(form: str, value: float) -> Graph:
+    return Graph((T,), (make_op(form, [0], [T], scalar=value),), (1,))
+
+
+@pytest.mark.parametrize("form", ["add_scalar", "sub_scalar", "div_scalar", "pow_scalar"])
+@pytest.mark.parametrize("value", [2.0, 0.1, 0.044714998453855515, -3.5])
+def test_an_immediate_form_is_its_binary_kind_with_a_constant_operand(
+    form: str, value: float
+) -> None:
+    binary = form.removesuffix("_scalar")
+    if binary == "pow" and value != 2.0:
+        value = 3.0  # the stand-in of pow agrees with x ** c for integral exponents only
+    verdict = Verifier(_with_constant(binary, value)).verify(_immediate(form, value))
+    assert verdict.equivalent, verdict
+    assert verdict.sound == (binary != "pow"), verdict
+
+
+@pytest.mark.parametrize("form", ["add_scalar", "sub_scalar", "div_scalar"])
+def test_an_immediate_constant_is_exact_in_the_field(form: str) -> None:
+    # A non-integer constant is its exact binary rational mod P: a constant one unit in
+    # the last place away is another program, and c - x is not x - c.
+    binary = form.removesuffix("_scalar")
+    value = 0.044714998453855515
+    near = float(np.nextafter(value, 1.0))
+    assert not Verifier(_with_constant(binary, value)).verify(_immediate(form, near)).equivalent
+    if binary != "add":
+        reversed_ = _with_constant(binary, value, first=True)
+        assert not Verifier(reversed_).verify(_immediate(form, value)).equivalent
+
+
+def test_x_minus_c_is_x_plus_minus_c() -> None:
+    verdict = Verifier(_with_constant("sub", 0.1)).verify(_immediate("add_scalar", -0.1))
+    assert verdict.equivalent and verdict.sound, verdict

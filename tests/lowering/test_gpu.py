@@ -37,6 +37,8 @@ CASES = [
     (DATA / "slices.mlir", "swiglu_windows", 0.5),
     (DATA / "views.mlir", "linear_f16", 1.0),
     (DATA / "views.mlir", "scores_f16", 1.0),
+    (DATA / "immediates.mlir", "immediates", 1.0),
+    (DATA / "immediates.mlir", "kernel_immediates", 1.0),
 ]
 
 

@@ -42,6 +42,26 @@ def test_nonlinear_op_of_a_partial_sum_is_meaningless() -> None:
     assert compute_layout("mul_scalar", {"scalar": 2.0}, [(partial, (4, 4))]) == partial
 
 
+@pytest.mark.parametrize("form", ["add_scalar", "sub_scalar", "pow_scalar"])
+def test_an_affine_immediate_form_takes_complete_values_only(form: str) -> None:
+    # (p1 + c) + (p2 + c) is not (p1 + p2) + c; exp(-m) x + c keeps no factor exp(-m)
+    complete = input_layout(2, (0, -1, -1), -1)
+    assert compute_layout(form, {"scalar": 2.0}, [(complete, (4, 4))]) == complete
+    partial = Layout((frozenset(), frozenset()), frozenset({(LOOP, "sum")}))
+    with pytest.raises(Meaningless):
+        compute_layout(form, {"scalar": 2.0}, [(partial, (4, 4))])
+    scaled = Layout((frozenset(), frozenset()), stabilizer=frozenset({(LOOP, "scaled")}))
+    with pytest.raises(Meaningless):
+        compute_layout(form, {"scalar": 2.0}, [(scaled, (4, 4))])
+
+
+def test_division_by_a_constant_passes_partials_and_the_softmax_factor() -> None:
+    partial = Layout((frozenset(), frozenset()), frozenset({(LOOP, "sum")}))
+    assert compute_layout("div_scalar", {"scalar": 2.0}, [(partial, (4, 4))]) == partial
+    scaled = Layout((frozenset(), frozenset()), stabilizer=frozenset({(LOOP, "scaled")}))
+    assert compute_layout("div_scalar", {"scalar": 2.0}, [(scaled, (4, 4))]) == scaled
+
+
 def test_elementwise_of_tiles_of_different_rows_is_meaningless() -> None:
     a = input_layout(2, (0, -1, -1), -1)
     b = input_layout(2, (-1, 0, -1), -1)

@@ -66,6 +66,13 @@ func.func @shift(%x: tensor<8x32xf32>) -> tensor<8x32xf32> {
 """
 
 
+REVERSED_SHIFT = SHIFT.replace("kernel.add %x, %c", "kernel.sub %c, %x").replace(
+    "tensor<8x32xf32>, tensor<1x1xf32> -> tensor<8x32xf32>",
+    "tensor<1x1xf32>, tensor<8x32xf32> -> tensor<8x32xf32>",
+)
+"""2 - x: the constant first, which no immediate form (x - c) keeps."""
+
+
 def _graph(text: str) -> Graph:
     module = parse_module(text)
     return graph_from_func(next(op for op in module.ops if isinstance(op, FuncOp)))
@@ -128,11 +135,41 @@ def test_a_scalar_factor_becomes_mul_scalar_and_other_constants_arguments() -> N
     assert scale.float_attr("scalar") == 0.25
     shift = normalize(_graph(SHIFT))
     assert shift is not None
-    assert _kinds(shift.program) == ["add", "exp"]
-    assert [(o.arg, o.value) for o in shift.origins] == [(0, 0.0), (-1, 2.0)]
-    restored = shift.restore(shift.program)
-    assert _kinds(restored) == ["constant", "add", "exp"]
-    _same(_graph(SHIFT), restored)
+    assert _kinds(shift.program) == ["add_scalar", "exp"]
+    assert shift.program.ops[0].float_attr("scalar") == 2.0
+    assert [(o.arg, o.value) for o in shift.origins] == [(0, 0.0)]
+    _same(_graph(SHIFT), shift.restore(shift.program))
+    reversed_shift = normalize(_graph(REVERSED_SHIFT))
+    assert reversed_shift is not None
+    assert _kinds(reversed_shift.program) == ["sub", "exp"]
+    assert [(o.arg, o.value) for o in reversed_shift.origins] == [(-1, 2.0), (0, 0.0)]
+    restored = reversed_shift.restore(reversed_shift.program)
+    assert _kinds(restored) == ["constant", "sub", "exp"]
+    _same(_graph(REVERSED_SHIFT), restored)
+
+
+@pytest.mark.parametrize(
+    ("binary", "constant_first", "form"),
+    [("add", True, "add_scalar"), ("sub", False, "sub_scalar"), ("div", False, "div_scalar"),
+     ("pow", False, "pow_scalar"), ("mul", True, "mul_scalar"), ("div", True, None)],
+)  # fmt: skip
+def test_a_splat_constant_operand_becomes_the_immediate_form_that_keeps_its_place(
+    binary: str, constant_first: bool, form: str | None
+) -> None:
+    operands, types = ("%c, %x", "tensor<1x1xf32>, tensor<8x32xf32>")
+    if not constant_first:
+        operands, types = ("%x, %c", "tensor<8x32xf32>, tensor<1x1xf32>")
+    text = SHIFT.replace("kernel.add %x, %c", f"kernel.{binary} {operands}").replace(
+        "tensor<8x32xf32>, tensor<1x1xf32> -> tensor<8x32xf32>", f"{types} -> tensor<8x32xf32>"
+    )
+    norm = normalize(_graph(text))
+    assert norm is not None
+    if form is None:  # c / x: the constant stays, an argument
+        assert _kinds(norm.program) == [binary, "exp"]
+    else:
+        assert _kinds(norm.program) == [form, "exp"]
+        assert norm.program.ops[0].float_attr("scalar") == 2.0
+    _same(_graph(text), norm.restore(norm.program))
 
 
 def _search(text: str, budget: float, normalized: bool) -> tuple[Graph, Graph]:
@@ -170,9 +207,31 @@ def test_head_split_attention_fuses_into_one_kernel() -> None:
     _same(before, after, seed=1)
 
 
-def test_a_constant_shift_fuses_and_comes_back_as_a_constant() -> None:
+def test_a_constant_shift_fuses_with_its_constant_as_a_property() -> None:
     before, after = _search(SHIFT, 15, True)
+    assert _kinds(after) == ["graph"]
+    (graph,) = after.ops
+    assert graph.body is not None
+    assert "add_scalar" in _kinds(graph.body) or any(
+        op.body is not None and "add_scalar" in _kinds(op.body) for op in graph.body.ops
+    )
+    _same(before, after)
+
+
+def test_a_constant_before_the_tensor_fuses_and_comes_back_as_a_constant() -> None:
+    before, after = _search(REVERSED_SHIFT, 15, True)
     assert _kinds(after) == ["constant", "graph"]
+    _same(before, after)
+
+
+@pytest.mark.slow
+def test_the_tanh_gelu_mlp_fuses_with_its_constants_as_properties() -> None:
+    # torch's tanh-GELU adds 1 and cubes: the immediate forms leave no constant to fill
+    before = _corpus("gelu_tanh_mlp")
+    result = search(before, time_budget=120, normalize=True)
+    after = result.ranked[0].graph
+    assert "constant" not in _kinds(after)
+    assert _launches(after) <= 2  # the expert's count
     _same(before, after)
 
 

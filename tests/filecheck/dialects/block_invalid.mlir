@@ -851,3 +851,11 @@ func.func @output_view_twice(%x: tensor<8x16xf32>) -> tensor<16x8xf32> {
   func.return %y : tensor<16x8xf32>
 }
 // CHECK: 'block.output' op block.output result strides [1, 4] do not visit every element of [16, 8] once
+
+// -----
+
+func.func @scalar_form_outside_graph(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %y = block.pow_scalar %x, 3.0 : tensor<8x16xf32> -> tensor<8x16xf32>
+  func.return %y : tensor<8x16xf32>
+}
+// CHECK: 'block.pow_scalar' op 'block.pow_scalar' must be inside a kernel.graph

@@ -512,3 +512,19 @@ func.func @shared_memory(%x: tensor<1024x256xf32>) -> tensor<1024x256xf32> {
   func.return %y : tensor<1024x256xf32>
 }
 // CHECK: 'kernel.graph' op block graph needs 1048576 bytes of shared memory, more than the 232448 bytes a block may use
+
+// -----
+
+func.func @add_scalar_result(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
+  %y = kernel.add_scalar %x, 1.0 : tensor<4x8xf32> -> tensor<4x1xf32>
+  func.return %y : tensor<4x1xf32>
+}
+// CHECK: 'kernel.add_scalar' op result shape 4x1 does not match the expected 4x8
+
+// -----
+
+func.func @div_scalar_int(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %y = "kernel.div_scalar"(%x) <{scalar = 2 : i64}> : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  func.return %y : tensor<4x8xf32>
+}
+// CHECK: 'kernel.div_scalar' op 2 : i64 should be of base attribute float

@@ -302,3 +302,11 @@ func.func @operand_types(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   func.return %y : tensor<8x16xf32>
 }
 // CHECK: 'thread.add' op result 'result' at position 0 does not verify
+
+// -----
+
+func.func @scalar_form_in_func(%x: f32) -> f32 {
+  %y = thread.sub_scalar %x, 1.0 : f32
+  func.return %y : f32
+}
+// CHECK: 'thread.sub_scalar' op 'thread.sub_scalar' must be directly inside a thread.fuse body

@@ -60,8 +60,7 @@ func.func @gelu_relu(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK-LABEL: func.func @square_scale_eps
 // CHECK-NEXT:    %[[SQ:.*]] = kernel.square %x : tensor<4x8xf32> -> tensor<4x8xf32>
 // CHECK-NEXT:    %[[SC:.*]] = kernel.mul_scalar %[[SQ]], 1.250000e-01 : tensor<4x8xf32> -> tensor<4x8xf32>
-// CHECK-NEXT:    %[[EPS:.*]] = kernel.constant 9.99999997{{[0-9]*}}e-07 : tensor<1x1xf32>
-// CHECK-NEXT:    %[[A:.*]] = kernel.add %[[SC]], %[[EPS]] : tensor<4x8xf32>, tensor<1x1xf32> -> tensor<4x8xf32>
+// CHECK-NEXT:    %[[A:.*]] = kernel.add_scalar %[[SC]], 9.99999997{{[0-9]*}}e-07 : tensor<4x8xf32> -> tensor<4x8xf32>
 // CHECK-NEXT:    func.return %[[A]]
 func.func @square_scale_eps(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %c2 = arith.constant 2 : i64
