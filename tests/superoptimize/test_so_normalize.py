@@ -291,3 +291,27 @@ def test_a_program_not_finite_in_storage_sets_no_bar_for_its_normalized_search()
     result = Search(program, options, PrunerFactory(None), verifier).run()
     assert result.baseline == math.inf
     assert any("not finite in f16/bf16 storage" in r for r in result.remarks)
+
+
+GAINED_NORM_LINEAR = """
+func.func @f(%x: tensor<16x4096xf16>, %g: tensor<4096xf16>, %w: tensor<256x4096xf16>) -> tensor<16x256xf16> {
+  %g2 = kernel.reshape %g : tensor<4096xf16> -> tensor<1x4096xf16>
+  %n = kernel.rms_norm %x affine(%g2 : tensor<1x4096xf16>) eps 1.0e-05 : tensor<16x4096xf16> -> tensor<16x4096xf16>
+  %t = kernel.transpose %w permutation [1, 0] : tensor<256x4096xf16> -> tensor<4096x256xf16>
+  %y = kernel.matmul %n, %t : tensor<16x4096xf16>, tensor<4096x256xf16> -> tensor<16x256xf16>
+  func.return %y : tensor<16x256xf16>
+}
+"""  # noqa: E501
+
+
+def test_an_rms_norm_with_its_gain_and_a_linear_fuse_into_one_launch_over_the_rows() -> None:
+    # F.rms_norm(x, (k,), g) @ w.T: rows too long for one tile; the launch walks them in a
+    # loop, applying the gain to x's tiles before the contraction and dividing by the norm
+    # after the loop
+    before, after = _search(GAINED_NORM_LINEAR, 30, True)
+    assert _launches(after) == 1
+    (graph,) = [op for op in after.ops if op.kind == "graph"]
+    assert graph.body is not None and graph.int_attr("forloop_range") > 1
+    kinds = [op.kind for op in graph.body.ops]
+    assert "accum_rms_last" in kinds and "mul" in kinds
+    _same(before, after)
