@@ -3,8 +3,8 @@
 Every dim of every program argument is a variable; the program's ops unify them (an
 elementwise op unifies the dims it aligns, a matmul its batch dims and the two contracted
 dims, a norm its gain's and bias's dims with those it normalizes) and mark some as
-reduced (contracted, summed, normalized over). A candidate's values
-carry these variables through the same rules, and an op is dropped when it
+reduced (contracted, summed, normalized over). A candidate's values carry these variables
+through the same rules, and an op is dropped when it
 - aligns two dims that the program never aligns (an elementwise op or a matmul batch dim
   over different variables),
 - contracts or reduces a dim that the program never reduces (a sum over rows where the
