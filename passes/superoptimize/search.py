@@ -174,10 +174,10 @@ class Search:
     ) -> None:
         assert options.target is not None
         self.to_beat = to_beat
-        """The modelled seconds a candidate must beat where that is not the program's own
-        cost (nor infinity, for a program not finite in its storage dtypes): the
+        """The modelled seconds a candidate must beat, given instead of worked out from the
+        program (its cost, or infinity where it is not finite in its storage dtypes): the
         normalized program's search takes the bar of the program it came from, whose
-        layout ops the normalized program's own cost leaves out."""
+        layout kernels the normalized program's own cost leaves out."""
         self.stop = stop if stop is not None else StopFlag()
         """Polled everywhere: once set (Ctrl-C), nothing new is started or verified."""
         self.program = program
