@@ -2,8 +2,9 @@
 
 Every dim of every program argument is a variable; the program's ops unify them (an
 elementwise op unifies the dims it aligns, a matmul its batch dims and the two contracted
-dims) and mark some as reduced (contracted, summed, normalized over). A candidate's values
-carry these variables through the same rules, and an op is dropped when it
+dims, a norm its gain's and bias's dims with those it normalizes) and mark some as
+reduced (contracted, summed, normalized over). A candidate's values carry these variables
+through the same rules, and an op is dropped when it
 - aligns two dims that the program never aligns (an elementwise op or a matmul batch dim
   over different variables),
 - contracts or reduces a dim that the program never reduces (a sum over rows where the
@@ -123,7 +124,8 @@ class DimTypes:
         if kind in NORMS:
             if dims[0][-1] is not None:
                 self._reduced.add(dims[0][-1])
-            return dims[0]
+            # the gain and the bias apply elementwise (a product, a sum): their dims are x's
+            return tuple(self._union_all([d[i] for d in dims]) for i in range(len(dims[0])))
         return tuple(None for _ in shapes[0]) if shapes else ()
 
     def _union_all(self, ds: list[Dim]) -> Dim:
@@ -242,8 +244,11 @@ class DimTypes:
             return tuple(None if i == dim else x for i, x in enumerate(dims[0]))
         if kind in NORMS or kind in LAST_DIM_ACCUMULATORS:
             self._reduce(dims[0][-1], shapes[0][-1])
-            if kind in NORMS:
-                return dims[0]
+            if kind in NORMS:  # with the gain and the bias aligned as elementwise
+                return tuple(
+                    self._same([d[i] for d, s in zip(dims, shapes, strict=True) if s[i] > 1])
+                    for i in range(len(shapes[0]))
+                )
             return (*dims[0][:-1], None)
         if kind in CONCATS:
             dim = attrs["dim"]

@@ -28,15 +28,19 @@ program is rewritten so that it holds none (where it can be):
 arguments and outputs: a view becomes the `view`/`strides` (and `offset`, for a window) of
 the `block.input` that reads it (or of the `block.output` that writes it), a view that only
 adds or drops unit dims a reshape (a retype: no launch), a constant a `kernel.constant`.
-Where a plain kernel op of the μGraph reads a view, the chain is rebuilt as reshape and
-transpose (a window: its own layout ops, slices among them). The restored μGraph is
-verified against the original program like every candidate.
+Where a plain kernel op of the μGraph reads a view (a lone matmul of `x @ w.T`), it becomes
+a launch of its own whose block.input reads the view, parallelized like the search's
+seeds; only an op with no block-level form (or none that fits the target) reads the chain
+rebuilt as reshape and transpose (a window: its own layout ops, slices among them), a
+kernel that moves the whole tensor on every call. The restored μGraph is verified against
+the original program like every candidate.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import (
     COMMUTATIVE_KINDS,
     CONCATS,
@@ -64,6 +68,7 @@ from mirage.dialects.strides import (
     transposed,
 )
 from mirage.dialects.ugraph.graph import AttrValue, Graph, Op, TensorType, make_op
+from mirage.passes.superoptimize.seed import fused_structure, parallelized
 
 MAX_CONSTANT_ELEMENTS = 4096
 """A larger constant stays a kernel op of its own (an argument that size would be read by
@@ -109,9 +114,10 @@ class Normalized:
     """Per output of `program`: its strides into the original output's storage, or None
     where it is the original output itself."""
 
-    def restore(self, found: Graph) -> Graph:
-        """`found`, a μGraph of `program`, as a μGraph of the original program."""
-        return _Restorer(self, found).run()
+    def restore(self, found: Graph, target: Target) -> Graph:
+        """`found`, a μGraph of `program`, as a μGraph of the original program (its plain
+        ops that read views launched for `target`)."""
+        return _Restorer(self, _launched_where_viewed(self, found, target)).run()
 
 
 def normalize(program: Graph) -> Normalized | None:
@@ -514,6 +520,36 @@ class _Program:
 
 
 # --- restoring -----------------------------------------------------------------------
+
+
+def _read_through_view(norm: Normalized, found: Graph, v: int) -> bool:
+    """Value v of `found` is an argument that only layout ops make of the original's."""
+    if v >= len(found.args):
+        return False
+    origin = norm.origins[v]
+    return origin.arg >= 0 and not origin.contiguous
+
+
+def _launched_where_viewed(norm: Normalized, found: Graph, target: Target) -> Graph:
+    """`found` with each plain op that reads a view made a one-op launch of its own (whose
+    block.input then reads the view in place), where the op has a block-level form and a
+    parallelization of it fits the target."""
+    ops: list[Op] = []
+    for op in found.ops:
+        if op.body is None and any(_read_through_view(norm, found, v) for v in op.operands):
+            read = list(dict.fromkeys(op.operands))
+            alone = Graph(
+                tuple(found.type_of(v) for v in read),
+                (replace(op, operands=tuple(read.index(v) for v in op.operands)),),
+                tuple(range(len(read), len(read) + len(op.results))),
+            )
+            structure = fused_structure(alone)
+            launch = parallelized(alone, structure, target) if structure is not None else None
+            if launch is not None:
+                (graph,) = launch.ops
+                op = replace(graph, operands=tuple(read[i] for i in graph.operands))
+        ops.append(op)
+    return Graph(found.args, tuple(ops), found.outputs)
 
 
 class _Restorer:

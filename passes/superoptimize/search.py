@@ -31,12 +31,11 @@ from mirage.passes.superoptimize.inline import inline_producers
 from mirage.passes.superoptimize.inplace import fold_layout_ops
 from mirage.passes.superoptimize.interfaces import EquivalenceCheck, Profiler, PruneCheck
 from mirage.passes.superoptimize.interrupt import StopFlag, first_sigint_stops
-from mirage.passes.superoptimize.kernelgen import SearchLimits, with_output_types
+from mirage.passes.superoptimize.kernelgen import SearchLimits
 from mirage.passes.superoptimize.lowered import lowered_facts
 from mirage.passes.superoptimize.normalize import Normalized, normalize
 from mirage.passes.superoptimize.online import online_structure
 from mirage.passes.superoptimize.online_split import online_split_candidates
-from mirage.passes.superoptimize.parallelize import parallelizations
 from mirage.passes.superoptimize.partition import (
     Segment,
     compose,
@@ -46,7 +45,7 @@ from mirage.passes.superoptimize.partition import (
 )
 from mirage.passes.superoptimize.resources import check_fit
 from mirage.passes.superoptimize.search_record import SearchRecord
-from mirage.passes.superoptimize.seed import fused_structure
+from mirage.passes.superoptimize.seed import fused_structure, parallelized
 from mirage.passes.superoptimize.workers import (
     Channel,
     LocalPool,
@@ -171,8 +170,14 @@ class Search:
         make_verifier: Callable[[Graph], EquivalenceCheck] | None = None,
         record: SearchRecord | None = None,
         stop: StopFlag | None = None,
+        to_beat: float | None = None,
     ) -> None:
         assert options.target is not None
+        self.to_beat = to_beat
+        """The modelled seconds a candidate must beat, given instead of worked out from the
+        program (its cost, or infinity where it is not finite in its storage dtypes): the
+        normalized program's search takes the bar of the program it came from, whose
+        layout kernels the normalized program's own cost leaves out."""
         self.stop = stop if stop is not None else StopFlag()
         """Polled everywhere: once set (Ctrl-C), nothing new is started or verified."""
         self.program = program
@@ -268,26 +273,20 @@ class Search:
         start = time.time()
         deadline = start + self.options.time_budget
         baseline = program_cost(self.program, self.options.target).seconds
-        self.record.begin(self.program, baseline, start)
+        # the report compares what is found with the bar it had to beat (the normalized
+        # program's search: the cost of the program it came from)
+        shown = baseline if self.to_beat is None or self.to_beat == math.inf else self.to_beat
+        self.record.begin(self.program, shown, start)
         normalized = normalize(self.program) if self.options.normalize else None
-        if normalized is not None:
-            return self._run_normalized(normalized, start, baseline)
-        if not any(searchable(op) for op in self.program.ops):
+        if normalized is None and not any(searchable(op) for op in self.program.ops):
             kinds = ", ".join(sorted({op.kind for op in self.program.ops}))
             self.remarks.append(f"not searched: no op the search can generate uses it ({kinds})")
             elapsed = time.time() - start
             self.record.finish([], True, elapsed)
             return SearchResult([], baseline, {}, True, elapsed, remarks=self.remarks)
-        to_beat = baseline
-        unfit = self.verifier.storage_check(self.program)
-        if unfit is not None:
-            # The program itself is not finite in its storage dtypes where its float64
-            # meaning is: a finite μGraph is a better program at any modelled cost.
-            self.remarks.append(
-                f"the program is not finite in f16/bf16 storage ({unfit}): the fastest "
-                "μGraph that is replaces it, even where the model rates it slower"
-            )
-            to_beat = math.inf
+        to_beat = self._bar(baseline)
+        if normalized is not None:
+            return self._run_normalized(normalized, start, to_beat)
         if self.options.seed_with_program:
             self._seed()
             self._seed_with_segments(start + self.options.time_budget * SEGMENT_SHARE)
@@ -328,6 +327,22 @@ class Search:
             self.remarks,
         )
 
+    def _bar(self, baseline: float) -> float:
+        """What a candidate must beat: the bar given, else the program's cost, or infinity
+        where the program is not finite in its storage dtypes."""
+        if self.to_beat is not None:
+            return self.to_beat
+        unfit = self.verifier.storage_check(self.program)
+        if unfit is None:
+            return baseline
+        # The program itself is not finite in its storage dtypes where its float64
+        # meaning is: a finite μGraph is a better program at any modelled cost.
+        self.remarks.append(
+            f"the program is not finite in f16/bf16 storage ({unfit}): the fastest "
+            "μGraph that is replaces it, even where the model rates it slower"
+        )
+        return math.inf
+
     def _ranked(self) -> list[Ranked]:
         """What the verification keeps, best first: by the model, or by the GPU's times
         where `profile` asks."""
@@ -341,9 +356,11 @@ class Search:
             )
         return out
 
-    def _run_normalized(self, norm: Normalized, start: float, baseline: float) -> SearchResult:
-        """The search of the normalized program; what it finds, restored onto the
-        program's own arguments and outputs, verified against the program itself."""
+    def _run_normalized(self, norm: Normalized, start: float, to_beat: float) -> SearchResult:
+        """The search of the normalized program, cut by what the program itself costs
+        (`to_beat`); what it finds, restored onto the program's own arguments and outputs,
+        verified against the program itself."""
+        assert self.options.target is not None
         budget = self.options.time_budget * NORMALIZED_SHARE
         record = SearchRecord(f"{self.record.name}[normalized]")
         inner = Search(
@@ -356,6 +373,7 @@ class Search:
             make_verifier=self.make_verifier,
             record=record,
             stop=self.stop,
+            to_beat=to_beat,
         ).run()
         self.stats = dict(inner.stats)
         self.remarks.extend(inner.remarks)
@@ -366,9 +384,8 @@ class Search:
             tuple(range(len(self.program.args))),
             tuple(dict.fromkeys(self.program.outputs)),
         )
-        self.record.segment(whole, bool(inner.ranked), record)
         for r in inner.ranked:
-            restored = norm.restore(r.graph)
+            restored = norm.restore(r.graph, self.options.target)
             for graph, source in (
                 (restored, "normalized"),
                 (fold_layout_ops(restored), "normalized, folded"),
@@ -377,13 +394,14 @@ class Search:
                 if found is not None:
                     self._add(found, source)
         out = self._ranked()
+        self.record.segment(whole, bool(out) and out[0].seconds < to_beat, record)
         elapsed = time.time() - start
         self.record.finish(
             [(r.graph, r.seconds, r.measured, r.verdict) for r in out], inner.complete, elapsed
         )
         return SearchResult(
             out,
-            baseline,
+            to_beat,
             self.stats,
             inner.complete,
             elapsed,
@@ -406,13 +424,10 @@ class Search:
         ):
             if op is None:
                 continue
-            types = [self.program.args[v] for v in op.operands]
-            found = parallelizations(op, types, self.options.target, partial=False)
-            if not found:
+            graph = parallelized(self.program, op, self.options.target)
+            if graph is None:
                 continue
-            n = len(self.program.args)
-            graph = Graph(self.program.args, (found[0].op,), tuple(range(n, n + len(op.results))))
-            fused = fuse_program(with_output_types(graph, self.program.output_types))
+            fused = fuse_program(graph)
             seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
             self._add(seed, source)
             self._verify(seed)

@@ -10,10 +10,13 @@ returns a fused kernel.)
 
 from __future__ import annotations
 
+from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import BLOCK, KERNEL, OP_KINDS
 from mirage.dialects.shapes import REPLICATE
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.superoptimize.blockgen import COMPUTE_DTYPE, THREADS
+from mirage.passes.superoptimize.kernelgen import with_output_types
+from mirage.passes.superoptimize.parallelize import parallelizations
 
 BLOCK_KINDS = frozenset(
     k.name for k in OP_KINDS.values() if BLOCK in k.levels and KERNEL in k.levels
@@ -62,3 +65,16 @@ def fused_structure(program: Graph) -> Op | None:
     return make_op(
         "graph", used, out_types, body=body, grid=(1, 1, 1), block=THREADS, forloop_range=1
     )
+
+
+def parallelized(program: Graph, structure: Op, target: Target) -> Graph | None:
+    """The program as one launch: `structure` (all of the program in one launch, one
+    result per output) parallelized the cheapest way, its outputs in the program's
+    dtypes; None where no parallelization fits the target."""
+    types = [program.args[v] for v in structure.operands]
+    found = parallelizations(structure, types, target, partial=False)
+    if not found:
+        return None
+    n = len(program.args)
+    graph = Graph(program.args, (found[0].op,), tuple(range(n, n + len(structure.results))))
+    return with_output_types(graph, program.output_types)

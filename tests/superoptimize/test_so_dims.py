@@ -50,3 +50,30 @@ def test_partial_results_take_linear_ops_and_sums_only() -> None:
     with pytest.raises(DimMismatch):
         t.infer("mul", {}, [parts, parts], [(8, 64), (8, 64)], (8, 64))
     assert t.infer("mul_scalar", {"scalar": 0.5}, [parts], [(8, 64)], (8, 64)) == parts
+
+
+GAINED_NORM = """
+func.func @f(%x: tensor<8x64xf32>, %g: tensor<1x64xf32>, %b: tensor<1x64xf32>, %w: tensor<64x32xf32>) -> tensor<8x32xf32> {
+  %y = kernel.rms_norm %x affine(%g, %b : tensor<1x64xf32>, tensor<1x64xf32>) eps 1.0e-05 : tensor<8x64xf32> -> tensor<8x64xf32>
+  %z = kernel.matmul %y, %w : tensor<8x64xf32>, tensor<64x32xf32> -> tensor<8x32xf32>
+  func.return %z : tensor<8x32xf32>
+}
+"""  # noqa: E501
+
+
+def test_a_norms_gain_and_bias_take_the_dims_of_what_it_normalizes() -> None:
+    from xdsl.dialects.func import FuncOp
+
+    from conftest import parse_module
+    from mirage.dialects.ugraph.from_ir import graph_from_func
+
+    module = parse_module(GAINED_NORM)
+    t = DimTypes(graph_from_func(next(op for op in module.ops if isinstance(op, FuncOp))))
+    x, g, b, w = t.args
+    assert t.root(x[1]) == t.root(g[1]) == t.root(b[1]) == t.root(w[0])
+    # the gain applied to x before the contraction, the norm's division after it (the one
+    # launch of an RMSNorm with its gain and a linear, the loop over the normalized dim)
+    assert t.infer("mul", {}, [x, g], [(8, 64), (1, 64)], (8, 64)) == x
+    assert t.infer("rms_norm", {}, [x, g], [(8, 64), (1, 64)], (8, 64)) == x
+    with pytest.raises(DimMismatch):  # a gain along w's output dim, which x never meets
+        t.infer("rms_norm", {}, [x, (None, w[1])], [(8, 64), (1, 64)], (8, 64))

@@ -13,6 +13,7 @@ from superoptimize.so_helpers import search
 from xdsl.dialects.func import FuncOp
 
 from conftest import parse_module
+from mirage.dialects.hardware import SM_90
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.superoptimize.normalize import normalize
@@ -101,7 +102,7 @@ def test_head_split_attention_normalizes_to_batched_attention_over_views() -> No
     assert norm.origins[1].strides == (256, 8, 1, 32)  # K read transposed
     assert norm.output_strides == ((256, 8, 32, 1),)
     # the normalized program itself, restored: the chains rebuilt as kernel ops
-    restored = norm.restore(norm.program)
+    restored = norm.restore(norm.program, SM_90)
     _same(program, restored)
 
 
@@ -115,7 +116,7 @@ def test_corpus_programs_restore_evaluator_equal(name: str) -> None:
     norm = normalize(program)
     assert norm is not None
     assert len(norm.program.ops) < len(program.ops)
-    _same(program, norm.restore(norm.program))
+    _same(program, norm.restore(norm.program, SM_90))
 
 
 def test_programs_without_layout_ops_are_not_normalized() -> None:
@@ -138,12 +139,12 @@ def test_a_scalar_factor_becomes_mul_scalar_and_other_constants_arguments() -> N
     assert _kinds(shift.program) == ["add_scalar", "exp"]
     assert shift.program.ops[0].float_attr("scalar") == 2.0
     assert [(o.arg, o.value) for o in shift.origins] == [(0, 0.0)]
-    _same(_graph(SHIFT), shift.restore(shift.program))
+    _same(_graph(SHIFT), shift.restore(shift.program, SM_90))
     reversed_shift = normalize(_graph(REVERSED_SHIFT))
     assert reversed_shift is not None
     assert _kinds(reversed_shift.program) == ["sub", "exp"]
     assert [(o.arg, o.value) for o in reversed_shift.origins] == [(-1, 2.0), (0, 0.0)]
-    restored = reversed_shift.restore(reversed_shift.program)
+    restored = reversed_shift.restore(reversed_shift.program, SM_90)
     assert _kinds(restored) == ["constant", "sub", "exp"]
     _same(_graph(REVERSED_SHIFT), restored)
 
@@ -169,7 +170,7 @@ def test_a_splat_constant_operand_becomes_the_immediate_form_that_keeps_its_plac
     else:
         assert _kinds(norm.program) == [form, "exp"]
         assert norm.program.ops[0].float_attr("scalar") == 2.0
-    _same(_graph(text), norm.restore(norm.program))
+    _same(_graph(text), norm.restore(norm.program, SM_90))
 
 
 def _search(text: str, budget: float, normalized: bool) -> tuple[Graph, Graph]:
@@ -238,7 +239,6 @@ def test_the_tanh_gelu_mlp_fuses_with_its_constants_as_properties() -> None:
 def test_the_cost_model_charges_a_strided_tile_for_its_lost_vector_accesses() -> None:
     from dataclasses import replace
 
-    from mirage.dialects.hardware import SM_90
     from mirage.passes.superoptimize.cost import program_cost
 
     _, after = _search(LINEAR_BIAS, 20, True)
@@ -276,3 +276,101 @@ def test_the_report_holds_the_normalized_search(tmp_path: Path) -> None:
     assert segment["used"] and segment["inputs"] == 3
     assert function["totals"]["explored"] > 0
     assert function["outcome"] == "replaced"
+
+
+LONE_LINEAR = """
+func.func @linear(%x: tensor<64x256xf16>, %w: tensor<512x256xf16>) -> tensor<64x512xf16> {
+  %0 = kernel.transpose %w permutation [1, 0] : tensor<512x256xf16> -> tensor<256x512xf16>
+  %1 = kernel.matmul %x, %0 : tensor<64x256xf16>, tensor<256x512xf16> -> tensor<64x512xf16>
+  func.return %1 : tensor<64x512xf16>
+}
+"""
+
+
+def test_the_normalized_search_must_beat_the_program_not_the_normalized_program() -> None:
+    from mirage.passes.superoptimize.cost import program_cost
+
+    program = _graph(LONE_LINEAR)
+    norm = normalize(program)
+    assert norm is not None
+    # without the weight's transpose kernel the normalized program is one matmul: cheaper
+    # than any launch that beats the program with it
+    assert program_cost(norm.program, SM_90).seconds < program_cost(program, SM_90).seconds / 1.5
+    result = search(program, time_budget=20, seed_with_program=False)  # the enumeration's own
+    assert result.baseline == program_cost(program, SM_90).seconds
+    assert result.ranked
+    best = result.ranked[0]
+    assert program_cost(norm.program, SM_90).seconds < best.seconds < result.baseline
+    assert _kinds(best.graph) == ["graph"]
+    _same(program, best.graph)
+
+
+def test_a_plain_op_reading_a_view_is_restored_as_a_launch_that_reads_it_in_place() -> None:
+    from mirage.passes.superoptimize.cost import program_cost
+
+    program = _graph(LONE_LINEAR)
+    norm = normalize(program)
+    assert norm is not None
+    assert _kinds(norm.program) == ["matmul"]
+    restored = norm.restore(norm.program, SM_90)
+    assert _kinds(restored) == ["graph"]  # no transpose kernel over the weight
+    (graph,) = restored.ops
+    assert graph.body is not None
+    assert graph.ints_attr("grid") != (1, 1, 1)  # parallelized
+    viewed = [op for op in graph.body.ops if op.kind == "input" and op.viewed]
+    assert [op.layout((512, 256)) for op in viewed] == [((256, 512), (1, 256))]
+    assert program_cost(restored, SM_90).seconds < program_cost(program, SM_90).seconds
+    _same(program, restored)
+
+
+OVERFLOWING = """
+func.func @scaled(%x: tensor<32x64xf16>) -> tensor<64x32xf16> {
+  %0 = kernel.transpose %x permutation [1, 0] : tensor<32x64xf16> -> tensor<64x32xf16>
+  %c = kernel.constant 100000.0 : tensor<1x1xf16>
+  %1 = kernel.mul %0, %c : tensor<64x32xf16>, tensor<1x1xf16> -> tensor<64x32xf16>
+  %d = kernel.constant 0.00001 : tensor<1x1xf16>
+  %2 = kernel.mul %1, %d : tensor<64x32xf16>, tensor<1x1xf16> -> tensor<64x32xf16>
+  func.return %2 : tensor<64x32xf16>
+}
+"""
+
+
+def test_a_program_not_finite_in_storage_sets_no_bar_for_its_normalized_search() -> None:
+    import math
+
+    from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
+    from mirage.passes.superoptimize.module_pass import PrunerFactory
+    from mirage.passes.superoptimize.search import Search, SearchOptions
+
+    program = _graph(OVERFLOWING)
+    assert normalize(program) is not None
+    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+    assert verifier.storage_check(program) is not None  # x * 1e5 overflows f16
+    options = SearchOptions(time_budget=10, workers=1, target=SM_90, keep=1)
+    result = Search(program, options, PrunerFactory(None), verifier).run()
+    assert result.baseline == math.inf
+    assert any("not finite in f16/bf16 storage" in r for r in result.remarks)
+
+
+GAINED_NORM_LINEAR = """
+func.func @f(%x: tensor<16x4096xf16>, %g: tensor<4096xf16>, %w: tensor<256x4096xf16>) -> tensor<16x256xf16> {
+  %g2 = kernel.reshape %g : tensor<4096xf16> -> tensor<1x4096xf16>
+  %n = kernel.rms_norm %x affine(%g2 : tensor<1x4096xf16>) eps 1.0e-05 : tensor<16x4096xf16> -> tensor<16x4096xf16>
+  %t = kernel.transpose %w permutation [1, 0] : tensor<256x4096xf16> -> tensor<4096x256xf16>
+  %y = kernel.matmul %n, %t : tensor<16x4096xf16>, tensor<4096x256xf16> -> tensor<16x256xf16>
+  func.return %y : tensor<16x256xf16>
+}
+"""  # noqa: E501
+
+
+def test_an_rms_norm_with_its_gain_and_a_linear_fuse_into_one_launch_over_the_rows() -> None:
+    # F.rms_norm(x, (k,), g) @ w.T: rows too long for one tile; the launch walks them in a
+    # loop, applying the gain to x's tiles before the contraction and dividing by the norm
+    # after the loop
+    before, after = _search(GAINED_NORM_LINEAR, 30, True)
+    assert _launches(after) == 1
+    (graph,) = [op for op in after.ops if op.kind == "graph"]
+    assert graph.body is not None and graph.int_attr("forloop_range") > 1
+    kinds = [op.kind for op in graph.body.ops]
+    assert "accum_rms_last" in kinds and "mul" in kinds
+    _same(before, after)

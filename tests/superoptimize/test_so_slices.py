@@ -12,6 +12,7 @@ from superoptimize.so_helpers import search
 from xdsl.dialects.func import FuncOp
 
 from conftest import parse_module
+from mirage.dialects.hardware import SM_90
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.superoptimize.normalize import normalize
@@ -72,7 +73,7 @@ def test_a_chunked_fused_weight_becomes_two_windows_of_it() -> None:
         (1, (64, 48), (96, 1), 0),
         (1, (64, 48), (96, 1), 48),
     ]
-    _same(program, norm.restore(norm.program))
+    _same(program, norm.restore(norm.program, SM_90))
 
 
 def test_windows_move_through_norms_transposes_and_concatenations() -> None:
@@ -83,7 +84,7 @@ def test_windows_move_through_norms_transposes_and_concatenations() -> None:
     # rows 2..4 of x; columns 8..11 of the transposed concat: all of b, read transposed
     shapes = sorted((o.arg, o.type.shape, o.strides, o.offset) for o in norm.origins)
     assert shapes == [(0, (3, 16), (16, 1), 32), (1, (1, 16), (16, 1), 0), (3, (6, 4), (1, 6), 0)]
-    _same(program, norm.restore(norm.program))
+    _same(program, norm.restore(norm.program, SM_90))
 
 
 def test_a_slice_that_cuts_a_reduction_stays() -> None:
