@@ -394,14 +394,17 @@ class Search:
         )
 
     def _seed(self) -> None:
-        """The program fused as it is, and with its softmax in online form (one kernel, and
-        split over the keys: `online_split.py`), parallelized: the first candidates
-        (`seed.py`, `online.py`)."""
+        """The program fused as it is (its epilogue after the loop, and all of it in the
+        loop), and with its softmax in online form (one kernel, and split over the keys:
+        `online_split.py`), parallelized: the first candidates (`seed.py`, `online.py`)."""
         assert self.options.target is not None
         if len(self.program.ops) > MAX_SEED_OPS:
             return
+        epilogue = fused_structure(self.program)
+        in_loop = fused_structure(self.program, epilogue=False)
         for op, source in (
-            (fused_structure(self.program), "seed"),
+            (epilogue, "seed"),
+            (in_loop if in_loop != epilogue else None, "seed, all in the loop"),
             (online_structure(self.program), "online seed"),
         ):
             if op is None:

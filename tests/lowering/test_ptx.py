@@ -156,6 +156,22 @@ def test_strided_views_assemble(func: str, arch: str) -> None:
 
 
 @needs_ptxas
+@pytest.mark.parametrize(
+    ("arch", "loads"),
+    [("sm_80", None), ("sm_90a", None), ("sm_90a", "bulk-rows"), ("sm_90a", "tma")],
+)
+def test_an_epilogue_operand_is_copied_after_the_loop(arch: str, loads: str | None) -> None:
+    program = _compile(DATA / "epilogue.mlir", "linear_bias", arch, loads)
+    _assembles(program)
+    ptx = program.ptx
+    # the bias tile (1x32 f16: four 16-byte copies) is copied once, after the last mma
+    last_mma = ptx.rindex("mma.sync.aligned.m16n8k16")
+    after = ptx[last_mma:]
+    assert after.count("cp.async.cg.shared.global") == 1
+    assert after.index("cp.async.cg.shared.global") < after.index("st.global")
+
+
+@needs_ptxas
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
 @pytest.mark.parametrize("func", ["swiglu_chunk", "rotate_half"])
 def test_slices_assemble(func: str, arch: str) -> None:
