@@ -37,6 +37,9 @@ CASES = [
     (DATA / "slices.mlir", "swiglu_windows", 0.5),
     (DATA / "views.mlir", "linear_f16", 1.0),
     (DATA / "views.mlir", "scores_f16", 1.0),
+    (DATA / "epilogue.mlir", "linear_bias", 1.0),
+    (DATA / "epilogue.mlir", "nn_linear_bias", 0.5),
+    (DATA / "epilogue.mlir", "gpt2_fc", 0.25),
 ]
 
 

@@ -4,6 +4,7 @@ buffers and launches; the elementwise table covers every op kind."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -169,6 +170,21 @@ def test_an_epilogue_operand_is_copied_after_the_loop(arch: str, loads: str | No
     after = ptx[last_mma:]
     assert after.count("cp.async.cg.shared.global") == 1
     assert after.index("cp.async.cg.shared.global") < after.index("st.global")
+
+
+@needs_ptxas
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+@pytest.mark.parametrize("func", ["nn_linear_bias", "gpt2_fc"])
+def test_searched_linear_bias_kernels_assemble(func: str, arch: str) -> None:
+    program = _compile(DATA / "epilogue.mlir", func, arch)
+    _assembles(program)
+    # after the last mma: the loop's copies waited for, a barrier, the bias's copy (a
+    # 16-byte cp.async), waited for too, then the output stored
+    ptx = program.ptx
+    after = ptx[ptx.rindex("mma.sync.aligned.m16n8k16") :]
+    steps = r"cp\.async\.wait_group\s+0;\s+bar\.sync.*?cp\.async\.cg\.shared\.global.*?"
+    steps += r"cp\.async\.wait_group\s+0;.*?st\.global"
+    assert re.search(steps, after, re.DOTALL)
 
 
 @needs_ptxas

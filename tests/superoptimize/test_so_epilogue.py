@@ -106,3 +106,27 @@ def test_the_search_finds_one_launch_with_a_loop_over_k() -> None:
     assert result.ranked[0].seconds < result.baseline
     func_from_graph("found", best).verify()
     assert equal_in_float64(program, best)
+
+
+def test_the_enumeration_alone_reads_the_bias_after_the_loop() -> None:
+    # relu(x @ w + b): against the program's three launches, one with the loop over k and
+    # the bias read once after it is the fastest; with the bias added in the loop a block
+    # must hold whole rows of x, which only a slower tiling does
+    x, w, b = (TensorType(s, "f16") for s in ((16, 4096), (4096, 1024), (1, 1024)))
+    y = TensorType((16, 1024), "f16")
+    ops = (make_op("matmul", [0, 1], [y]), make_op("add", [3, 2], [y]), make_op("relu", [4], [y]))
+    program = Graph((x, w, b), ops, (5,))
+    result = search(program, max_kernel_ops=1, max_block_ops=8, seed_with_program=False)
+    assert result.complete and result.ranked
+    best = result.ranked[0].graph
+    assert [o.kind for o in best.ops] == ["graph"]
+    launch = best.ops[0]
+    assert launch.int_attr("forloop_range") > 1
+    body = launch.body
+    assert body is not None
+    post = body.ops[body.loop_end :]
+    assert [o.kind for o in post if o.kind == "input"] == ["input"]
+    assert all(o.int_attr("forloop_dim") == -1 for o in post if o.kind == "input")
+    assert result.ranked[0].seconds < result.baseline
+    func_from_graph("found", best).verify()
+    assert equal_in_float64(program, best)
