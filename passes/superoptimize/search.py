@@ -22,7 +22,7 @@ from typing import TextIO
 
 from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import LAUNCHES
-from mirage.dialects.ugraph.graph import Graph
+from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
@@ -394,29 +394,23 @@ class Search:
         )
 
     def _seed(self) -> None:
-        """The program fused as it is (its epilogue after the loop, and all of it in the
-        loop), and with its softmax in online form (one kernel, and split over the keys:
-        `online_split.py`), parallelized: the first candidates (`seed.py`, `online.py`)."""
+        """The program fused as it is, and with its softmax in online form (one kernel, and
+        split over the keys: `online_split.py`), parallelized: the first candidates
+        (`seed.py`, `online.py`). Fused as it is means the cheaper of its epilogue after
+        the loop and all of it in the loop (only that one is verified: at realistic shapes
+        a verification is the seed's dearest part)."""
         assert self.options.target is not None
         if len(self.program.ops) > MAX_SEED_OPS:
             return
-        epilogue = fused_structure(self.program)
-        in_loop = fused_structure(self.program, epilogue=False)
-        for op, source in (
-            (epilogue, "seed"),
-            (in_loop if in_loop != epilogue else None, "seed, all in the loop"),
-            (online_structure(self.program), "online seed"),
+        fused_forms = [fused_structure(self.program), fused_structure(self.program, False)]
+        for ops, source in (
+            (fused_forms, "seed"),
+            ([online_structure(self.program)], "online seed"),
         ):
-            if op is None:
+            seeds = [seed for op in dict.fromkeys(ops) if (seed := self._parallel_seed(op))]
+            if not seeds:
                 continue
-            types = [self.program.args[v] for v in op.operands]
-            found = parallelizations(op, types, self.options.target, partial=False)
-            if not found:
-                continue
-            n = len(self.program.args)
-            graph = Graph(self.program.args, (found[0].op,), tuple(range(n, n + len(op.results))))
-            fused = fuse_program(with_output_types(graph, self.program.output_types))
-            seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
+            seed = min(seeds, key=lambda f: (f.seconds, f.text))
             self._add(seed, source)
             self._verify(seed)
         # a split pair is two kernels: only where the search may use that many
@@ -425,6 +419,21 @@ class Search:
             seed = Found(program_cost(pair, self.options.target).seconds, repr(pair), pair)
             self._add(seed, "online split seed")
             self._verify(seed)
+
+    def _parallel_seed(self, op: Op | None) -> Found | None:
+        """A seed structure at its cheapest parallelization, as a candidate (None where it
+        has none)."""
+        assert self.options.target is not None
+        if op is None:
+            return None
+        types = [self.program.args[v] for v in op.operands]
+        found = parallelizations(op, types, self.options.target, partial=False)
+        if not found:
+            return None
+        n = len(self.program.args)
+        graph = Graph(self.program.args, (found[0].op,), tuple(range(n, n + len(op.results))))
+        fused = fuse_program(with_output_types(graph, self.program.output_types))
+        return Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
 
     def _seed_with_segments(self, deadline: float) -> None:
         """A long program's segments searched one by one, put back together: one more

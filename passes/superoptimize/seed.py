@@ -27,18 +27,20 @@ _NO_MAP = (REPLICATE, REPLICATE, REPLICATE)
 
 
 def epilogue_ops(program: Graph) -> frozenset[int]:
-    """Indices of the ops that can run after the loop: no contraction, every operand a
+    """Indices of the ops that run after the loop: no contraction, every operand a
     contraction result, the result of another such op, or an argument that no op in the
-    loop reads; and every reader of their results another such op (or an output)."""
+    loop reads, every reader of their results another such op (or an output); of those,
+    the ones connected (through operands) to one that reads a contraction result: the rest
+    gain nothing there."""
     n_args = len(program.args)
     producer = program.producers()
     contraction = {r for r, j in producer.items() if program.ops[j].kind in CONTRACTIONS}
-    post: set[int] = set()
-    for j, op in enumerate(program.ops):
-        if op.kind not in CONTRACTIONS and all(
-            v < n_args or v in contraction or producer[v] in post for v in op.operands
-        ):
-            post.add(j)
+    readers: dict[int, set[int]] = {j: set() for j in range(len(program.ops))}
+    for k, op in enumerate(program.ops):
+        for v in op.operands:
+            if v >= n_args:
+                readers[producer[v]].add(k)
+    post = {j for j, op in enumerate(program.ops) if op.kind not in CONTRACTIONS}
     changed = True
     while changed:
         changed = False
@@ -50,25 +52,28 @@ def epilogue_ops(program: Graph) -> frozenset[int]:
             if v < n_args
         }
         for j in sorted(post):
-            op = program.ops[j]
-            readers = [
-                k
-                for k, other in enumerate(program.ops)
-                if any(producer.get(v) == j for v in other.operands)
-            ]
-            if any(k not in post for k in readers) or any(v in loop_args for v in op.operands):
+            ok = readers[j] <= post and all(
+                (v not in loop_args) if v < n_args else (v in contraction or producer[v] in post)
+                for v in program.ops[j].operands
+            )
+            if not ok:
                 post.discard(j)
                 changed = True
-    # only what reads a contraction (through other such ops) gains from leaving the loop
-    feeds = {j for j in post if any(v in contraction for v in program.ops[j].operands)}
-    changed = True
-    while changed:
-        changed = False
-        for j in sorted(post - feeds):
-            if any(producer.get(v) in feeds for v in program.ops[j].operands):
-                feeds.add(j)
-                changed = True
-    return frozenset(feeds)
+    # whole connected parts of the post-loop ops stay or go: an op in the loop never reads
+    # a value of after it, nor one after it a value of the loop but through an accumulator
+    kept: set[int] = set()
+    for j in sorted(post):
+        if j in kept or not any(v in contraction for v in program.ops[j].operands):
+            continue
+        stack = [j]
+        while stack:
+            k = stack.pop()
+            if k in kept:
+                continue
+            kept.add(k)
+            near = {producer[v] for v in program.ops[k].operands if v >= n_args} | readers[k]
+            stack.extend(near & post)
+    return frozenset(kept)
 
 
 def fused_structure(program: Graph, epilogue: bool = True) -> Op | None:

@@ -52,7 +52,7 @@ def test_what_feeds_the_loop_or_reads_a_loop_input_stays_in_it() -> None:
     # (x @ w) + x: x is read in the loop already
     residual = Graph((t, t), (make_op("matmul", [0, 1], [t]), make_op("add", [2, 0], [t])), (3,))
     assert epilogue_ops(residual) == frozenset()
-    # exp(b) + x @ w: exp(b) reads no contraction: nothing gained after the loop
+    # exp(b) + x @ w: exp(b) reads no contraction, but what reads it runs after the loop
     bias = Graph(
         (t, t, t),
         (
@@ -62,7 +62,18 @@ def test_what_feeds_the_loop_or_reads_a_loop_input_stays_in_it() -> None:
         ),
         (5,),
     )
-    assert epilogue_ops(bias) == {2}
+    assert epilogue_ops(bias) == {0, 2}
+    op = fused_structure(bias)
+    assert op is not None and op.body is not None
+    assert [o.kind for o in op.body.ops[op.body.loop_end :]] == ["input", "exp", "add", "output"]
+    func_from_graph("f", Graph(bias.args, (op,), (3,))).verify()
+    # exp(b) alone, an output of its own: it gains nothing after the loop
+    apart = Graph(
+        (t, t, t),
+        (make_op("exp", [2], [t]), make_op("matmul", [0, 1], [t])),
+        (3, 4),
+    )
+    assert epilogue_ops(apart) == frozenset()
 
 
 def test_the_seed_parallelizes_with_a_loop_over_k() -> None:
