@@ -4,7 +4,8 @@ Structure of a graph body, which makes the schedule plain:
 
     block.for_loop   -- runs forloop_range times; input iterators and per-iteration ops
                         inside, ended by `block.yield` of accumulators
-    ...              -- ops after the loop run once per block
+    ...              -- ops after the loop run once per block (among them input
+                        iterators with forloop_dim -1: epilogue operands, read once)
     block.output     -- output savers
     block.return
 """
@@ -142,7 +143,11 @@ def _viewed(op: InputOp | OutputOp, storage: tuple[int, ...], what: str) -> tupl
 class InputOp(IRDLOperation):
     """Input iterator: the tile of a device tensor that this block reads in this loop
     iteration. `imap[g]` is the tensor dim that grid dim g (x, y, z) partitions, or -1 to
-    give every block the whole extent; `forloop_dim` is the dim the loop walks, or -1."""
+    give every block the whole extent; `forloop_dim` is the dim the loop walks, or -1.
+
+    Directly in the kernel.graph body after the block.for_loop, it is an epilogue operand:
+    read once per block, after the last iteration (a bias added to an accumulated
+    product), so its `forloop_dim` must be -1."""
 
     name = "block.input"
     source = operand_def(TensorType)
@@ -196,9 +201,18 @@ class InputOp(IRDLOperation):
 
     def verify_(self) -> None:
         config = _grid_of(self)
-        if not in_loop(self):
-            raise VerifyException("block.input must be directly inside the block.for_loop")
         graph = enclosing_graph(self)
+        if not in_loop(self):
+            if self.parent_op() is not graph:
+                raise VerifyException(
+                    "block.input must be directly inside the block.for_loop or directly in "
+                    "the kernel.graph body after it"
+                )
+            if self.forloop_dim.value.data != -1:
+                raise VerifyException(
+                    "block.input after the block.for_loop must have forloop_dim -1 (it is "
+                    f"read once, after the last iteration), got {self.forloop_dim.value.data}"
+                )
         source = self.source
         if not (isinstance(source, BlockArgument) and source.block is graph.regions[0].block):
             raise VerifyException("block.input must read an argument of the enclosing kernel.graph")

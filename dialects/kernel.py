@@ -325,8 +325,8 @@ class GraphOp(IRDLOperation, LaunchGraph):
             raise VerifyException(f"body must hold exactly one block.for_loop, found {len(loops)}")
         if entry.first_op is not loops[0]:
             raise VerifyException(
-                "block.for_loop must be the first op of the body: every input iterator runs "
-                "inside the loop"
+                "block.for_loop must be the first op of the body: input iterators run "
+                "inside the loop or, read once, after it"
             )
         ret = entry.last_op
         if not isinstance(ret, blk.ReturnOp):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -197,11 +198,14 @@ def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
             imap, fdim = bop.ints_attr("imap"), bop.int_attr("forloop_dim")
             view, strides = bop.layout(body.type_of(bop.operands[0]).shape)
             offset = bop.offset
+            # after the loop (an epilogue operand, forloop_dim -1) a tile has no iteration
+            # axis: the values there carry POST_LEAD leading axes
+            cut = _Cut(imap, fdim, grid, loops, index >= body.loop_end)
             results = [
                 domain.restructure(
                     operands[0],
-                    lambda a, imap=imap, fdim=fdim, view=view, strides=strides, offset=offset: (
-                        tile_view(view_of(a, view, strides, offset), imap, fdim, grid, loops)
+                    lambda a, view=view, strides=strides, offset=offset, cut=cut: cut.tiles(
+                        view_of(a, view, strides, offset)
                     ),
                 )
             ]
@@ -245,6 +249,23 @@ def tile_view(
             lead_axis[g] = len(shape)
             shape.append(1)
     return a.reshape(shape).transpose([lead_axis[g] for g in range(LOOP_LEAD)] + tile_axes)
+
+
+@dataclass(frozen=True, slots=True)
+class _Cut:
+    """How an input iterator cuts its tensor into every block's (and iteration's) tile."""
+
+    imap: tuple[int, ...]
+    forloop_dim: int
+    grid: tuple[int, ...]
+    loops: int
+    post: bool
+    """After the loop: read once, so the tiles have no iteration axis."""
+
+    def tiles(self, a: Array) -> Array:
+        if self.post:
+            return np.squeeze(tile_view(a, self.imap, self.forloop_dim, self.grid, 1), POST_LEAD)
+        return tile_view(a, self.imap, self.forloop_dim, self.grid, self.loops)
 
 
 def assemble(a: Array, omap: Sequence[int], grid: Sequence[int]) -> Array:

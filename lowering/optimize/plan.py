@@ -233,6 +233,17 @@ class Plan:
             self.graph, self.streamed, self.tiles, lambda v: producer[v][1].operands[0]
         )
 
+    @property
+    def epilogue(self) -> list[int]:
+        """Input iterators after the loop (epilogue operands, forloop_dim -1): copied once,
+        after the last iteration, into tiles that may reuse what the loop's tiles held."""
+        g = self.graph
+        return [
+            results[0]
+            for i, (op, results) in enumerate(g.result_ids())
+            if i >= g.loop_end and op.kind in INPUTS
+        ]
+
     def new_value(self) -> int:
         v = self.next_value
         self.next_value += 1
@@ -339,8 +350,8 @@ class Planner:
     def _classify_inputs(self) -> None:
         p = self.plan
         for i, op in enumerate(p.graph.ops):
-            if op.kind not in INPUTS:
-                continue
+            if op.kind not in INPUTS or i >= p.graph.loop_end:
+                continue  # an epilogue operand is copied after the loop (`Plan.epilogue`)
             v = self._result(i)
             if op.int_attr("forloop_dim") == shapes.REPLICATE or p.loops == 1:
                 p.hoisted.add(v)
@@ -957,6 +968,9 @@ def live_ranges(p: Plan) -> dict[int, tuple[int, int]]:
     for v in (*p.streamed, *p.hoisted):
         touch(v, 0)
         touch(v, loop_end)
+    # epilogue operands land after the loop's last barrier, before the first post phase
+    for v in p.epilogue:
+        touch(v, post_start)
     # state kept across iterations lives through the whole loop
     for v, t in p.tiles.items():
         if t.dtype == "f32" and v in ranges and _is_loop_state(p, v):

@@ -215,6 +215,18 @@ def _hoisted(k: KernelEmitter) -> None:
         cp_async_copy(k, v, 0, 0)
 
 
+def _epilogue(k: KernelEmitter) -> None:
+    """After the loop and a barrier (its tiles' memory may be reused): the epilogue
+    operands' tiles, copied and waited for before the first post-loop phase."""
+    if not k.plan.epilogue:
+        return
+    for v in k.plan.epilogue:
+        cp_async_copy(k, v, 0, 0)
+    k.b.emit(nvvm.CpAsyncCommitGroupOp())
+    k.b.emit(nvvm.CpAsyncWaitGroupOp(0))
+    k.b.barrier()
+
+
 def emit_body(k: KernelEmitter) -> None:
     """The kernel body as the plan's load strategy orders it."""
     if k.plan.loads == TMA:
@@ -272,6 +284,7 @@ def _emit_cp_async(k: KernelEmitter) -> None:
             b.barrier()  # the next iteration overwrites the tiles just read
     b.emit(nvvm.CpAsyncWaitGroupOp(0))
     b.barrier()
+    _epilogue(k)
     k.run_phases(p.post)
 
 
@@ -317,6 +330,7 @@ def _emit_bulk_rows(k: KernelEmitter) -> None:
             _issue_rows(k, ahead, b.urem(ahead, stages))
         k.run_phases(p.loop)
     b.barrier()
+    _epilogue(k)
     k.run_phases(p.post)
 
 
@@ -445,6 +459,7 @@ def _consume(k: KernelEmitter) -> None:
         k.run_phases(p.loop)
         b.emit(nvvm.MBarrierArriveOp(b.v(_mbar(k, k.stage_index, stages))))
     b.barrier()
+    _epilogue(k)
     k.run_phases(p.post)
 
 

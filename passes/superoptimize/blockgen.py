@@ -4,7 +4,9 @@ block level, in two steps.
 1. The *structure*: ops on whole tensors, as if the grid had one block and the loop one
    iteration. Input iterators are made when an op first needs a device tensor; ops run in
    the loop until it is closed, accumulators carrying values out of it; then ops run after
-   the loop; finishing stores every value nothing uses. Each candidate op is checked,
+   the loop, where a device tensor the loop does not read may be read once (an epilogue
+   operand: a bias added to an accumulated product); finishing stores every value nothing
+   uses. Each candidate op is checked,
    cheapest first: canonical order (`op_order.py`), op budget, shape rules, then the
    pruner on the whole prefix (abstract expressions do not depend on how the grid and the
    loop cut the tensors, up to sums that split into sums of tiles).
@@ -57,6 +59,9 @@ class BlockState:
     ops: tuple[BlockOp, ...] = ()
     loop_end: int | None = None
     """Index of the first post-loop op once the loop is closed."""
+    loop_inputs: int | None = None
+    """Once the loop is closed: how many of `inputs` it reads; those after them are read
+    after the loop (epilogue operands, with forloop_dim -1)."""
     last_key: op_order.OpKey | None = None
     last_op: int | None = None
     op_uses: tuple[int, ...] = ()
@@ -146,19 +151,30 @@ class BlockGenerator:
         number: dict[int, int] = {}
         ops: list[Op] = []
         n = len(values)
-        for v in values:
-            i = state.inputs.index(v)
-            ops.append(
-                make_op("input", [arg_of[v]], [self.kernel_types[v]], imap=NO_MAP, forloop_dim=-1)
-            )
-            number[-(i + 1)] = n
-            n += 1
+        n_loop_inputs = len(state.inputs) if state.loop_inputs is None else state.loop_inputs
+
+        def read(post: bool) -> None:
+            nonlocal n
+            for v in values:
+                i = state.inputs.index(v)
+                if (i >= n_loop_inputs) != post:
+                    continue
+                ty = self.kernel_types[v]
+                ops.append(make_op("input", [arg_of[v]], [ty], imap=NO_MAP, forloop_dim=-1))
+                number[-(i + 1)] = n
+                n += 1
+
+        in_loop_ops = len(state.ops) if state.loop_end is None else state.loop_end
+        read(post=False)
         for j, bop in enumerate(state.ops):
+            if j == in_loop_ops:
+                read(post=True)
             ops.append(Op(bop.kind, tuple(number[r] for r in bop.operands), (bop.type,), bop.attrs))
             number[j] = n
             n += 1
-        in_loop_ops = len(state.ops) if state.loop_end is None else state.loop_end
-        loop_end = len(values) + in_loop_ops
+        if in_loop_ops == len(state.ops):
+            read(post=True)
+        loop_end = n_loop_inputs + in_loop_ops
         outs: list[int] = []
         out_types: list[TensorType] = []
         for ref in outputs:
@@ -186,11 +202,18 @@ class BlockGenerator:
                 if v not in read:
                     yield _Fresh(v, ty)
         else:
-            assert state.loop_end is not None
+            assert state.loop_end is not None and state.loop_inputs is not None
             for j in range(state.loop_end):
                 if state.ops[j].kind in ACCUMULATORS:
                     yield j
             yield from range(state.loop_end, len(state.ops))
+            for i in range(state.loop_inputs, len(state.inputs)):
+                yield -(i + 1)
+            # a device tensor the loop does not read, read once after it
+            read = set(state.inputs) | {t.value for t in taken if isinstance(t, _Fresh)}
+            for v, ty in enumerate(self.kernel_types):
+                if v not in read:
+                    yield _Fresh(v, ty)
 
     def _sizes(self, extent: int, dim: int | None) -> list[int]:
         """Sizes a reduction of this dim may reduce to: 1, and for a dim of partial
@@ -458,6 +481,7 @@ class BlockGenerator:
             inputs=inputs,
             ops=(*state.ops, BlockOp(kind, refs, attrs, result, dims, term)),
             loop_end=state.loop_end,
+            loop_inputs=state.loop_inputs,
             last_key=key,
             last_op=len(state.ops),
             op_uses=(*op_uses, 0),
@@ -474,7 +498,12 @@ class BlockGenerator:
         if not state.accumulators or state.unused:
             return None
         return replace(
-            state, loop_end=len(state.ops), last_key=None, last_op=None, unused=state.accumulators
+            state,
+            loop_end=len(state.ops),
+            loop_inputs=len(state.inputs),
+            last_key=None,
+            last_op=None,
+            unused=state.accumulators,
         )
 
     def _finish(self, state: BlockState) -> FinishedGraph | None:

@@ -105,7 +105,9 @@ def patterns(body: Graph, limit: int = MAX_PATTERN_STEPS) -> list[Pattern]:
             i = pending[0]
             rank = len(body.ops[i].results[0].shape)
             for imap, used in _imaps(rank, grid_used):
-                fdims: list[int] = [-1] if no_loop else [-1, *range(rank)]
+                # an input after the loop (an epilogue operand) is read once: no loop dim
+                post = i >= body.loop_end
+                fdims: list[int] = [-1] if no_loop or post else [-1, *range(rank)]
                 for fdim in fdims:
                     if fdim >= 0 and body.ops[i].results[0].shape[fdim] < 2:
                         continue

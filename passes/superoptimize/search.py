@@ -22,7 +22,7 @@ from typing import TextIO
 
 from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import LAUNCHES
-from mirage.dialects.ugraph.graph import Graph
+from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
@@ -414,21 +414,21 @@ class Search:
     def _seed(self) -> None:
         """The program fused as it is, and with its softmax in online form (one kernel, and
         split over the keys: `online_split.py`), parallelized: the first candidates
-        (`seed.py`, `online.py`)."""
+        (`seed.py`, `online.py`). Fused as it is means the cheaper of its epilogue after
+        the loop and all of it in the loop (only that one is verified: at realistic shapes
+        a verification is the seed's dearest part)."""
         assert self.options.target is not None
         if len(self.program.ops) > MAX_SEED_OPS:
             return
-        for op, source in (
-            (fused_structure(self.program), "seed"),
-            (online_structure(self.program), "online seed"),
+        fused_forms = [fused_structure(self.program), fused_structure(self.program, False)]
+        for ops, source in (
+            (fused_forms, "seed"),
+            ([online_structure(self.program)], "online seed"),
         ):
-            if op is None:
+            seeds = [seed for op in dict.fromkeys(ops) if (seed := self._parallel_seed(op))]
+            if not seeds:
                 continue
-            graph = parallelized(self.program, op, self.options.target)
-            if graph is None:
-                continue
-            fused = fuse_program(graph)
-            seed = Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
+            seed = min(seeds, key=lambda f: (f.seconds, f.text))
             self._add(seed, source)
             self._verify(seed)
         # a split pair is two kernels: only where the search may use that many
@@ -437,6 +437,18 @@ class Search:
             seed = Found(program_cost(pair, self.options.target).seconds, repr(pair), pair)
             self._add(seed, "online split seed")
             self._verify(seed)
+
+    def _parallel_seed(self, op: Op | None) -> Found | None:
+        """A seed structure at its cheapest parallelization, as a candidate (None where it
+        has none)."""
+        assert self.options.target is not None
+        if op is None:
+            return None
+        graph = parallelized(self.program, op, self.options.target)
+        if graph is None:
+            return None
+        fused = fuse_program(graph)
+        return Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
 
     def _seed_with_segments(self, deadline: float) -> None:
         """A long program's segments searched one by one, put back together: one more

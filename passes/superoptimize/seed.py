@@ -1,17 +1,22 @@
 """The program fused as it is: all of its ops in one graph-defined op.
 
-Its structure (each kernel op becomes the block op of the same kind, in the loop; the
-outputs leave it through accum_sum) is one point of the search space, built directly
-instead of found by enumeration. Parallelized and verified like any candidate, it gives
-the search a first bound: a prefix that cannot beat it is not explored. (On long chains
-of elementwise ops the enumeration may not finish in its budget; the search then still
-returns a fused kernel.)
+Its structure (each kernel op becomes the block op of the same kind; the outputs leave the
+loop through accum_sum) is one point of the search space, built directly instead of found
+by enumeration. Parallelized and verified like any candidate, it gives the search a first
+bound: a prefix that cannot beat it is not explored. (On long chains of elementwise ops
+the enumeration may not finish in its budget; the search then still returns a fused
+kernel.)
+
+Ops that depend only on contraction results and on inputs nothing in the loop reads (a
+bias added to x @ w) go after the loop, on the accumulated products, their inputs read
+once per block (`epilogue_ops`): the loop may then walk the contraction's dim, which it
+cannot where they run in every iteration.
 """
 
 from __future__ import annotations
 
 from mirage.dialects.hardware import Target
-from mirage.dialects.opkinds import BLOCK, KERNEL, OP_KINDS
+from mirage.dialects.opkinds import BLOCK, CONTRACTIONS, KERNEL, OP_KINDS
 from mirage.dialects.shapes import REPLICATE
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.superoptimize.blockgen import COMPUTE_DTYPE, THREADS
@@ -24,43 +29,124 @@ BLOCK_KINDS = frozenset(
 _NO_MAP = (REPLICATE, REPLICATE, REPLICATE)
 
 
-def fused_structure(program: Graph) -> Op | None:
+def epilogue_ops(program: Graph) -> frozenset[int]:
+    """Indices of the ops that run after the loop: no contraction, every operand a
+    contraction result, the result of another such op, or an argument that no op in the
+    loop reads, every reader of their results another such op (or an output); of those,
+    the ones connected (through operands) to one that reads a contraction result: the rest
+    gain nothing there."""
+    n_args = len(program.args)
+    producer = program.producers()
+    contraction = {r for r, j in producer.items() if program.ops[j].kind in CONTRACTIONS}
+    readers: dict[int, set[int]] = {j: set() for j in range(len(program.ops))}
+    for k, op in enumerate(program.ops):
+        for v in op.operands:
+            if v >= n_args:
+                readers[producer[v]].add(k)
+    post = {j for j, op in enumerate(program.ops) if op.kind not in CONTRACTIONS}
+    changed = True
+    while changed:
+        changed = False
+        loop_args = {
+            v
+            for j, op in enumerate(program.ops)
+            if j not in post
+            for v in op.operands
+            if v < n_args
+        }
+        for j in sorted(post):
+            ok = readers[j] <= post and all(
+                (v not in loop_args) if v < n_args else (v in contraction or producer[v] in post)
+                for v in program.ops[j].operands
+            )
+            if not ok:
+                post.discard(j)
+                changed = True
+    # whole connected parts of the post-loop ops stay or go: an op in the loop never reads
+    # a value of after it, nor one after it a value of the loop but through an accumulator
+    kept: set[int] = set()
+    for j in sorted(post):
+        if j in kept or not any(v in contraction for v in program.ops[j].operands):
+            continue
+        stack = [j]
+        while stack:
+            k = stack.pop()
+            if k in kept:
+                continue
+            kept.add(k)
+            near = {producer[v] for v in program.ops[k].operands if v >= n_args} | readers[k]
+            stack.extend(near & post)
+    return frozenset(kept)
+
+
+def fused_structure(program: Graph, epilogue: bool = True) -> Op | None:
     """The structure of the whole program in one launch (whole tensors, one block, one
-    iteration), or None if an op has no block-level form."""
+    iteration), or None if an op has no block-level form. With `epilogue`, the
+    `epilogue_ops` run after the loop; without, every op runs in it."""
     if any(op.kind not in BLOCK_KINDS for op in program.ops):
         return None
     n_args = len(program.args)
     used = sorted({v for op in program.ops for v in op.operands if v < n_args})
     if not program.ops or any(v < n_args for v in program.outputs):
         return None
+    post = epilogue_ops(program) if epilogue else frozenset[int]()
+    producer = program.producers()
+    results = [r for _, r in program.result_ids()]
+    post_args = {v for j in post for v in program.ops[j].operands if v < n_args}
     ops: list[Op] = []
     number: dict[int, int] = {}
     n = len(used)
-    for i, v in enumerate(used):
-        ops.append(make_op("input", [i], [program.args[v]], imap=_NO_MAP, forloop_dim=-1))
-        number[v] = n
-        n += 1
-    for op, results in program.result_ids():
+
+    def emit(op: Op) -> int:
+        nonlocal n
+        ops.append(op)
+        first = n
+        n += len(op.results)
+        return first
+
+    def read(v: int) -> None:
+        number[v] = emit(
+            make_op("input", [used.index(v)], [program.args[v]], imap=_NO_MAP, forloop_dim=-1)
+        )
+
+    def compute(j: int) -> None:
+        op = program.ops[j]
         types = tuple(TensorType(t.shape, COMPUTE_DTYPE) for t in op.results)
-        ops.append(Op(op.kind, tuple(number[v] for v in op.operands), types, op.attrs))
-        for r in results:
-            number[r] = n
-            n += 1
+        first = emit(Op(op.kind, tuple(number[v] for v in op.operands), types, op.attrs))
+        for i, r in enumerate(results[j]):
+            number[r] = first + i
+
+    for v in used:
+        if v not in post_args:
+            read(v)
+    for j in range(len(program.ops)):
+        if j not in post:
+            compute(j)
+    # what leaves the loop: the outputs computed in it, the products the epilogue reads
+    leaving = [v for v in program.outputs if producer[v] not in post]
+    leaving += [
+        v
+        for j in sorted(post)
+        for v in program.ops[j].operands
+        if v >= n_args and producer[v] not in post
+    ]
     accumulated: dict[int, int] = {}
-    for v in dict.fromkeys(program.outputs):
+    for v in dict.fromkeys(leaving):
         ty = TensorType(program.type_of(v).shape, COMPUTE_DTYPE)
-        ops.append(make_op("accum_sum", [number[v]], [ty]))
-        accumulated[v] = n
-        n += 1
+        accumulated[v] = emit(make_op("accum_sum", [number[v]], [ty]))
     loop_end = len(ops)
+    number.update(accumulated)
+    for v in used:
+        if v in post_args:
+            read(v)
+    for j in sorted(post):
+        compute(j)
     outs: list[int] = []
     out_types: list[TensorType] = []
     for v in program.outputs:
         ty = TensorType(program.type_of(v).shape, COMPUTE_DTYPE)
-        ops.append(make_op("output", [accumulated[v]], [ty], omap=_NO_MAP))
-        outs.append(n)
+        outs.append(emit(make_op("output", [number[v]], [ty], omap=_NO_MAP)))
         out_types.append(ty)
-        n += 1
     body = Graph(tuple(program.args[v] for v in used), tuple(ops), tuple(outs), loop_end)
     return make_op(
         "graph", used, out_types, body=body, grid=(1, 1, 1), block=THREADS, forloop_range=1

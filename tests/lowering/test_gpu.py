@@ -39,6 +39,9 @@ CASES = [
     (DATA / "views.mlir", "scores_f16", 1.0),
     (DATA / "immediates.mlir", "immediates", 1.0),
     (DATA / "immediates.mlir", "kernel_immediates", 1.0),
+    (DATA / "epilogue.mlir", "linear_bias", 1.0),
+    (DATA / "epilogue.mlir", "nn_linear_bias", 0.5),
+    (DATA / "epilogue.mlir", "gpt2_fc", 0.25),
 ]
 
 

@@ -4,6 +4,7 @@ buffers and launches; the elementwise table covers every op kind."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -153,6 +154,37 @@ def test_strided_views_assemble(func: str, arch: str) -> None:
     # the transposed operand's tile is gathered element by element, the others in 16 bytes
     assert "cp.async.ca.shared.global" in program.ptx
     assert "cp.async.cg.shared.global" in program.ptx
+
+
+@needs_ptxas
+@pytest.mark.parametrize(
+    ("arch", "loads"),
+    [("sm_80", None), ("sm_90a", None), ("sm_90a", "bulk-rows"), ("sm_90a", "tma")],
+)
+def test_an_epilogue_operand_is_copied_after_the_loop(arch: str, loads: str | None) -> None:
+    program = _compile(DATA / "epilogue.mlir", "linear_bias", arch, loads)
+    _assembles(program)
+    ptx = program.ptx
+    # the bias tile (1x32 f16: four 16-byte copies) is copied once, after the last mma
+    last_mma = ptx.rindex("mma.sync.aligned.m16n8k16")
+    after = ptx[last_mma:]
+    assert after.count("cp.async.cg.shared.global") == 1
+    assert after.index("cp.async.cg.shared.global") < after.index("st.global")
+
+
+@needs_ptxas
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+@pytest.mark.parametrize("func", ["nn_linear_bias", "gpt2_fc"])
+def test_searched_linear_bias_kernels_assemble(func: str, arch: str) -> None:
+    program = _compile(DATA / "epilogue.mlir", func, arch)
+    _assembles(program)
+    # after the last mma: the loop's copies waited for, a barrier, the bias's copy (a
+    # 16-byte cp.async), waited for too, then the output stored
+    ptx = program.ptx
+    after = ptx[ptx.rindex("mma.sync.aligned.m16n8k16") :]
+    steps = r"cp\.async\.wait_group\s+0;\s+bar\.sync.*?cp\.async\.cg\.shared\.global.*?"
+    steps += r"cp\.async\.wait_group\s+0;.*?st\.global"
+    assert re.search(steps, after, re.DOTALL)
 
 
 @needs_ptxas

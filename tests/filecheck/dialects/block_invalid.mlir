@@ -169,7 +169,29 @@ func.func @input_after_loop(%x: tensor<8x16xf32>) -> tensor<8x8xf32> {
   }
   func.return %y : tensor<8x8xf32>
 }
-// CHECK: 'block.input' op block.input must be directly inside the block.for_loop
+// CHECK: 'block.input' op block.input after the block.for_loop must have forloop_dim -1 (it is read once, after the last iteration), got 1
+
+// -----
+
+func.func @input_in_fuse(%x: tensor<8x16xf32>) -> tensor<8x8xf32> {
+  %y = kernel.graph(%x) grid [1, 1, 1] block [128, 1, 1] forloop 2 : (tensor<8x16xf32>) -> tensor<8x8xf32> {
+  ^bb0(%X: tensor<8x16xf32>):
+    %a = block.for_loop : tensor<8x8xf32> {
+      %t = block.input %X imap [-1, -1, -1] forloop_dim 1 : tensor<8x16xf32> -> tensor<8x8xf32>
+      %s = block.accum_sum %t : tensor<8x8xf32> -> tensor<8x8xf32>
+      block.yield %s : tensor<8x8xf32>
+    }
+    %f = thread.fuse(%a) : (tensor<8x8xf32>) -> tensor<8x8xf32> {
+    ^bb1(%p: f32):
+      %t2 = block.input %X imap [-1, -1, -1] : tensor<8x16xf32> -> tensor<8x16xf32>
+      thread.yield %p : f32
+    }
+    %o = block.output %f omap [-1, -1, -1] : tensor<8x8xf32> -> tensor<8x8xf32>
+    block.return %o : tensor<8x8xf32>
+  }
+  func.return %y : tensor<8x8xf32>
+}
+// CHECK: 'block.input' op block.input must be directly inside the block.for_loop or directly in the kernel.graph body after it
 
 // -----
 

@@ -133,3 +133,31 @@ func.func @ops(%x: tensor<16x64xf16>, %w: tensor<64x32xf16>) -> (tensor<16x32xf1
 // GENERIC: "block.accum_rescale"(%m, %mx) : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32>
 // GENERIC: "block.yield"
 // GENERIC-NEXT: }) : () -> (tensor<8x32xf32>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x32xf32>, tensor<8x16xf16>, tensor<8x32xf32>)
+
+// An epilogue operand: a block.input after the loop (forloop_dim -1), read once per block
+// (y = x @ w + b with the loop walking k).
+// CHECK-LABEL: func.func @epilogue_input
+func.func @epilogue_input(%x: tensor<16x64xf16>, %w: tensor<64x32xf16>, %b: tensor<1x32xf16>) -> tensor<16x32xf16> {
+  %y = kernel.graph(%x, %w, %b) grid [2, 1, 1] block [128, 1, 1] forloop 4 : (tensor<16x64xf16>, tensor<64x32xf16>, tensor<1x32xf16>) -> tensor<16x32xf16> {
+  ^bb0(%X: tensor<16x64xf16>, %W: tensor<64x32xf16>, %B: tensor<1x32xf16>):
+    %acc = block.for_loop : tensor<16x16xf32> {
+      %xt = block.input %X imap [-1, -1, -1] forloop_dim 1 : tensor<16x64xf16> -> tensor<16x16xf16>
+      %wt = block.input %W imap [1, -1, -1] forloop_dim 0 : tensor<64x32xf16> -> tensor<16x16xf16>
+      %p = block.matmul %xt, %wt : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      %s = block.accum_sum %p : tensor<16x16xf32> -> tensor<16x16xf32>
+      block.yield %s : tensor<16x16xf32>
+    }
+    // CHECK: block.yield
+    // CHECK-NEXT: }
+    // CHECK-NEXT: %[[BT:.*]] = block.input %{{.*}} imap [1, -1, -1] : tensor<1x32xf16> -> tensor<1x16xf16>
+    %bt = block.input %B imap [1, -1, -1] : tensor<1x32xf16> -> tensor<1x16xf16>
+    // CHECK-NEXT: block.add %{{.*}}, %[[BT]] : tensor<16x16xf32>, tensor<1x16xf16> -> tensor<16x16xf32>
+    %r = block.add %acc, %bt : tensor<16x16xf32>, tensor<1x16xf16> -> tensor<16x16xf32>
+    %o = block.output %r omap [1, -1, -1] : tensor<16x16xf32> -> tensor<16x32xf16>
+    block.return %o : tensor<16x32xf16>
+  }
+  func.return %y : tensor<16x32xf16>
+}
+// GENERIC-LABEL: "func.func"() <{sym_name = "epilogue_input"
+// GENERIC: "block.yield"
+// GENERIC: "block.input"(%{{.*}}) <{imap = array<i64: 1, -1, -1>, forloop_dim = -1 : i64}> : (tensor<1x32xf16>) -> tensor<1x16xf16>

@@ -422,7 +422,7 @@ func.func @loop_not_first(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   }
   func.return %y : tensor<8x16xf32>
 }
-// CHECK: 'kernel.graph' op block.for_loop must be the first op of the body: every input iterator runs inside the loop
+// CHECK: 'kernel.graph' op block.for_loop must be the first op of the body: input iterators run inside the loop or, read once, after it
 
 // -----
 
