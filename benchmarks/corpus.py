@@ -23,7 +23,9 @@ float64, and times it, the eager module and torch.compile of the same module in 
 run, by the method of `harness.py` (its error, 2-norm relative, must stay below 1e-2 in
 f16). Needs torch and torch-mlir; `--gpu` needs a CUDA device.
 
-`--save DIR` writes each found μGraph (`DIR/NAME_SIZE.mlir`, with its search seconds) and
+`--jobs N` measures N programs at once, each in a process of its own (each search keeps
+its `--workers`). `--save DIR` writes each found μGraph (`DIR/NAME_SIZE.mlir`, with its
+search seconds) and
 `--load DIR` takes them from there instead of searching, so that the search can run on one
 machine and the GPU measurement on another.
 """
@@ -36,7 +38,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -324,6 +326,43 @@ def markdown(rows: Sequence[Row], args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _in_parallel(
+    names: Sequence[str], args: argparse.Namespace, argv: Sequence[str] | None
+) -> Iterator[Row]:
+    """The rows of `names`, in order, each measured by a run of this script of its own,
+    `args.jobs` at a time (each run's rows come back through a JSON file)."""
+    import subprocess
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+
+    own = list(sys.argv[1:] if argv is None else argv)
+    keep: list[str] = []
+    skip = False
+    for a in own:  # the options, without the program names, --jobs and the outputs
+        if skip:
+            skip = False
+            continue
+        if a in ("--jobs", "--json", "--md"):
+            skip = True
+            continue
+        if a.startswith(("--jobs=", "--json=", "--md=")) or a in names:
+            continue
+        keep.append(a)
+    with tempfile.TemporaryDirectory() as tmp:
+
+        def one(name: str) -> Row:
+            out = Path(tmp) / f"{name}.json"
+            cmd = [sys.executable, __file__, name, *keep, "--json", str(out)]
+            done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if done.returncode != 0 or not out.exists():
+                last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+                return Row(name, args.size, 0, error=f"the run failed: {last}")
+            return Row(**json.loads(out.read_text())[0])
+
+        with ThreadPoolExecutor(args.jobs) as pool:
+            yield from pool.map(one, names)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="programs (default: the whole corpus)")
@@ -334,6 +373,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="search the programs with their layout ops (superoptimize{normalize=false})",
     )
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="programs measured at once, each in a process of its own (on a machine with "
+        "cores to spare; each search still uses --workers)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--target", default="sm_90")
     parser.add_argument("--size", choices=("small", "f16"), default=None)
@@ -364,9 +410,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     blocks = _blocks()
     names = args.names or list(manifest)
     rows: list[Row] = []
-    for k, name in enumerate(names):
-        print(f"[{k + 1}/{len(names)}] {name} ...", file=sys.stderr, flush=True)
-        row = measure(blocks, manifest[name], name, args)
+
+    def one_by_one() -> Iterator[Row]:
+        for k, name in enumerate(names):
+            print(f"[{k + 1}/{len(names)}] {name} ...", file=sys.stderr, flush=True)
+            yield measure(blocks, manifest[name], name, args)
+
+    measured = _in_parallel(names, args, argv) if args.jobs > 1 else one_by_one()
+    for k, (name, row) in enumerate(zip(names, measured, strict=True)):
         rows.append(row)
         state = row.error or (
             f"{row.launches_in} -> {row.launches_out} launches (expert {row.expert}), "
