@@ -159,6 +159,30 @@ def reshaped_strides(shape: Shape, strides: Sequence[int], new: Shape) -> Stride
     return tuple(out)
 
 
+def storage_permutation(
+    storage: Shape, shape: Shape, strides: Sequence[int]
+) -> tuple[int, ...] | None:
+    """The storage dim each logical dim is, where the view is a plain permutation of the
+    storage's dims (a transpose: no dim merged or split); None otherwise or where unit
+    dims make it ambiguous."""
+    if len(shape) != len(storage):
+        return None
+    rm = row_major(storage)
+    out: list[int] = []
+    for n, s in zip(shape, strides, strict=True):
+        dims = [j for j in range(len(storage)) if storage[j] == n and rm[j] == s]
+        if len(dims) != 1 or dims[0] in out:
+            return None
+        out.append(dims[0])
+    return tuple(out)
+
+
+def permuted_view(permutation: Sequence[int], storage: Shape) -> tuple[Shape, Strides]:
+    """The view that permutes the dims of a tensor of shape `storage` by `permutation`
+    (`storage_permutation`'s answer for another tensor)."""
+    return transposed(storage, row_major(storage), permutation)
+
+
 def transposed(
     shape: Shape, strides: Sequence[int], permutation: Sequence[int]
 ) -> tuple[Shape, Strides]:

@@ -23,7 +23,8 @@ from mirage.dialects import shapes
 from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import ACCUMULATORS, INPUTS, ITERATORS, OUTPUTS, SUMMING_ACCUMULATORS
 from mirage.dialects.shapes import ShapeError
-from mirage.dialects.ugraph.graph import Graph, Op, TensorType
+from mirage.dialects.strides import permuted_view, storage_permutation
+from mirage.dialects.ugraph.graph import AttrValue, Graph, Op, TensorType
 from mirage.passes.superoptimize.cost import graph_op_cost
 from mirage.passes.superoptimize.infer import result_shape
 from mirage.passes.superoptimize.lowered import lowered_facts
@@ -221,13 +222,32 @@ def instantiate(
             if bop.kind in INPUTS:
                 imap, fdim = pattern.imaps[k_in], pattern.fdims[k_in]
                 k_in += 1
-                shape = shapes.tile_shape(in_types[0].shape, imap, fdim, grid, loops)
-                attrs = (("forloop_dim", fdim), ("imap", imap))
+                view = _carried_view(bop, body.type_of(bop.operands[0]).shape, in_types[0].shape)
+                if view is None:
+                    return None
+                logical = dict(view).get("view", in_types[0].shape)
+                assert isinstance(logical, tuple)
+                shape = shapes.tile_shape(logical, imap, fdim, grid, loops)  # pyright: ignore[reportUnknownArgumentType]
+                attrs = tuple(sorted((("forloop_dim", fdim), ("imap", imap), *view)))
             elif bop.kind in OUTPUTS:
                 omap = pattern.omaps[k_out]
                 k_out += 1
                 shape = shapes.saved_shape(in_types[0].shape, omap, grid)
                 attrs = (("omap", omap),)
+                if bop.viewed:
+                    # the storage of a viewed output follows from its new logical shape
+                    # only for a plain permutation of dims
+                    old_view, old_strides = bop.layout(bop.results[0].shape)
+                    perm = storage_permutation(bop.results[0].shape, old_view, old_strides)
+                    if perm is None:
+                        return None
+                    storage = [0] * len(shape)
+                    for d, j in enumerate(perm):
+                        storage[j] = shape[d]
+                    view, strides = permuted_view(perm, tuple(storage))
+                    assert view == shape
+                    attrs = (("omap", omap), ("strides", strides), ("view", view))
+                    shape = tuple(storage)
             else:
                 shape = result_shape(bop.kind, dict(bop.attrs), [t.shape for t in in_types])
             new = Op(
@@ -241,6 +261,26 @@ def instantiate(
     attrs = dict(op.attrs)
     attrs.update(grid=grid, block=block, forloop_range=loops)
     return Op("graph", op.operands, new_body.output_types, tuple(sorted(attrs.items())), new_body)
+
+
+def _carried_view(
+    bop: Op, old_storage: tuple[int, ...], new_storage: tuple[int, ...]
+) -> tuple[tuple[str, AttrValue], ...] | None:
+    """An input iterator's view attributes for a device tensor of shape `new_storage`: the
+    same view where the tensor keeps its shape, the same permutation of its dims where the
+    view is a transpose; None where the view cannot be carried over (a head split or a
+    window of another shape)."""
+    kept = tuple((k, v) for k, v in bop.attrs if k in ("offset", "strides", "view"))
+    if not kept or old_storage == new_storage:
+        return kept
+    if bop.offset:
+        return None
+    view, strides = bop.layout(old_storage)
+    perm = storage_permutation(old_storage, view, strides)
+    if perm is None:
+        return None
+    new_view, new_strides = permuted_view(perm, new_storage)
+    return (("strides", new_strides), ("view", new_view))
 
 
 def _cut_extents(body: Graph, pattern: Pattern, partitioner: int) -> list[int]:

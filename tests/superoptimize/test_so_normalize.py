@@ -374,3 +374,25 @@ def test_an_rms_norm_with_its_gain_and_a_linear_fuse_into_one_launch_over_the_ro
     kinds = [op.kind for op in graph.body.ops]
     assert "accum_rms_last" in kinds and "mul" in kinds
     _same(before, after)
+
+
+@pytest.mark.parametrize(("m", "n"), [(16, 512), (64, 768)])
+def test_a_launch_reading_a_transposed_weight_retiles_to_other_shapes(m: int, n: int) -> None:
+    # what a shape family does with a restored linear: new extents, the view carried over
+    # (the same view for the same weight, the same permutation for another weight's shape)
+    from mirage.passes.equivalence.verifier import Verifier
+    from mirage.torch.retile import retile
+
+    norm = normalize(_graph(LONE_LINEAR))
+    assert norm is not None
+    restored = norm.restore(norm.program, SM_90)
+    new = _graph(
+        LONE_LINEAR.replace("64x", f"{m}x").replace("512", str(n)).replace("x512x", f"x{n}x")
+    )
+    tiled = retile(restored, new, SM_90)
+    assert tiled is not None
+    (graph,) = tiled.ops
+    assert graph.body is not None
+    viewed = [op for op in graph.body.ops if op.kind == "input" and op.viewed]
+    assert [op.layout((n, 256)) for op in viewed] == [((256, n), (1, 256))]
+    assert Verifier(new).verify(tiled).equivalent
