@@ -215,7 +215,7 @@ class Search:
             took = time.time() - began
             if verdict.stopped:
                 if not self.unverified:
-                    self.remarks.append(f"not verified in the budget: {verdict}")
+                    self.remarks.append(str(verdict))
                 self.unverified += 1
             self.verify_seconds = max(self.verify_seconds, took)
             self.verified[f.text] = verdict.equivalent

@@ -155,3 +155,14 @@ def test_the_search_stops_verifications_at_its_deadline() -> None:
     assert time.time() - began < 15
     assert result.ranked == []
     assert any(r.startswith("not verified in the budget") for r in result.remarks), result.remarks
+
+
+def test_remembered_products_are_computed_only_when_a_program_asks() -> None:
+    square = TensorType((8, 8), "f32")
+    reference = Graph((square, square), (make_op("add", [0, 1], [square]),), (2,))
+    candidate = Graph((square, square), (make_op("add", [1, 0], [square]),), (2,))
+    verifier = Verifier(reference)
+    assert verifier.verify(candidate).equivalent
+    domains = [verifier.fingerprint.drawn(t)[0] for t in verifier.fingerprint.tests]
+    # a @ b, b @ a, a @ a, b @ b: remembered, none computed
+    assert all(len(d.known) == 4 and not d.products for d in domains)
