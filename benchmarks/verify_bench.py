@@ -1,6 +1,7 @@
 """Time of verifying one candidate once the reference fingerprint exists.
 
     python benchmarks/verify_bench.py [--fixture rmsnorm_linear] [--repeat 10]
+    python benchmarks/verify_bench.py --corpus silu_gate_f16
 
 Builds the fingerprint of the fixture's @program (random tests, the reference's outputs on
 them, its float runs, the products of its inputs), then verifies @ugraph `--repeat` times,
@@ -9,12 +10,19 @@ Prints the fingerprint time and the per-candidate time (min and median): with al
 with the finite-field tests only, and without the fingerprint's input products (the
 candidate computes its products itself); then the bare BLAS products such a candidate
 needs, timed in the same run.
+
+With --corpus, one verification at the realistic shapes of benchmarks/corpus/NAME.mlir (as
+the search asks it): the program against its normalized form restored (the same
+computation, with other ops, so nothing comes from the cache), with the seconds and the
+process's peak resident memory.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -42,7 +50,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fixture", default="rmsnorm_linear")
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--corpus", help="a file stem of benchmarks/corpus, e.g. silu_gate_f16")
     args = parser.parse_args()
+    if args.corpus:
+        corpus(args.corpus)
+        return
 
     program, ugraph = load(args.fixture)
     start = time.perf_counter()
@@ -79,6 +91,27 @@ def main() -> None:
     floor = blas_floor(program, verdict.tests, args.repeat)
     if floor is not None:
         print(f"BLAS floor in the same run ({floor[0]}): {ms(floor[1])}")
+
+
+def corpus(stem: str) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from corpus import import_program  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
+
+    from mirage.passes.equivalence.verifier import SEARCH_OPTIONS
+    from mirage.passes.superoptimize.fusion import fuse_program
+    from mirage.passes.superoptimize.normalize import normalize
+
+    path = ROOT / "benchmarks" / "corpus" / f"{stem}.mlir"
+    func = import_program(path, stem.rsplit("_", 1)[0])  # pyright: ignore[reportUnknownVariableType]
+    program = graph_from_func(func)  # pyright: ignore[reportUnknownArgumentType]
+    norm = normalize(program)
+    candidate = norm.restore(fuse_program(norm.program)) if norm is not None else program
+    start = time.perf_counter()
+    verdict = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS)).verify(candidate)
+    took = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{stem}: {verdict}")
+    print(f"fingerprint and one candidate: {took:.1f} s, peak resident memory {peak:.0f} MiB")
 
 
 def blas_floor(program: Graph, tests: int, repeat: int) -> tuple[str, list[float]] | None:

@@ -12,7 +12,9 @@ An axis of extent 1 there means "the same for every block (or iteration)".
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -40,6 +42,41 @@ class EvaluationError(ValueError):
     """The inputs do not fit the program (count or shape)."""
 
 
+_POLL: ContextVar[Callable[[], None] | None] = ContextVar("evaluate_poll", default=None)
+
+
+@contextmanager
+def polling(check: Callable[[], None]) -> Generator[None]:
+    """While inside, `check` runs before every op evaluated (the ops of a graph-defined
+    op's blocks too): it may raise to abandon an evaluation that has run too long."""
+    token = _POLL.set(check)
+    try:
+        yield
+    finally:
+        _POLL.reset(token)
+
+
+def _poll() -> None:
+    check = _POLL.get()
+    if check is not None:
+        check()
+
+
+def last_uses(graph: Graph) -> list[list[int]]:
+    """For each op of `graph`, the values (numbered args first, then op results) whose
+    last use it is, outputs excepted: what an evaluation may let go once the op ran."""
+    last: dict[int, int] = {}
+    for index, op in enumerate(graph.ops):
+        for v in op.operands:
+            last[v] = index
+    for v in graph.outputs:
+        last.pop(v, None)
+    freed: list[list[int]] = [[] for _ in graph.ops]
+    for v, index in last.items():
+        freed[index].append(v)
+    return freed
+
+
 def evaluate(graph: Graph, inputs: Sequence[V], domain: Domain[V]) -> list[V]:
     """Run a kernel-level graph on `inputs` and return its outputs."""
     if len(inputs) != len(graph.args):
@@ -58,12 +95,22 @@ def evaluate_function(func: FuncOp, inputs: Sequence[V], domain: Domain[V]) -> l
 
 
 def _run(graph: Graph, args: list[V], domain: Domain[V], lead: int) -> list[V]:
-    values: list[V] = list(args)
-    for op in graph.ops:
-        operands = [values[i] for i in op.operands]
+    values: list[V | None] = list(args)
+    for op, freed in zip(graph.ops, last_uses(graph), strict=True):
+        _poll()
+        operands = [_live(values, i) for i in op.operands]
         results = _apply(op, operands, domain, lead)
+        del operands
         values.extend(domain.cast(r, t.dtype) for r, t in zip(results, op.results, strict=True))
-    return [values[i] for i in graph.outputs]
+        for i in freed:
+            values[i] = None
+    return [_live(values, i) for i in graph.outputs]
+
+
+def _live(values: list[V | None], i: int) -> V:
+    value = values[i]
+    assert value is not None, "a value used after its last use"
+    return value
 
 
 def _apply(op: Op, args: list[V], domain: Domain[V], lead: int) -> list[V]:
@@ -190,9 +237,10 @@ def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
     assert body is not None
     grid = op.ints_attr("grid")
     loops = op.int_attr("forloop_range")
-    values: list[V] = list(args)
-    for index, bop in enumerate(body.ops):
-        operands = [values[i] for i in bop.operands]
+    values: list[V | None] = list(args)
+    for index, (bop, freed) in enumerate(zip(body.ops, last_uses(body), strict=True)):
+        _poll()
+        operands = [_live(values, i) for i in bop.operands]
         family = OP_KINDS[bop.kind].family
         if family is Family.INPUT:
             imap, fdim = bop.ints_attr("imap"), bop.int_attr("forloop_dim")
@@ -226,8 +274,11 @@ def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
         else:  # a thread.fuse may have several results
             lead = LOOP_LEAD if index < body.loop_end else POST_LEAD
             results = _apply(bop, operands, domain, lead)
+        del operands
         values.extend(domain.cast(r, t.dtype) for r, t in zip(results, bop.results, strict=True))
-    return [values[i] for i in body.outputs]
+        for i in freed:
+            values[i] = None
+    return [_live(values, i) for i in body.outputs]
 
 
 def tile_view(

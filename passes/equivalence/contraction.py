@@ -8,9 +8,11 @@ product becomes a product over the longer contraction (iterations x K); any othe
 it with the broadcast batch axes folded into rows or columns. Results are the same values
 (exact domains) or a reordered sum (float domains).
 
-Products can also be remembered: `remember_product(a, b)` computes a @ b once, and any
-later product of exactly that data in exactly that layout (a tiled block matmul whose tiles
-contract back into the whole operands, say) takes the remembered value.
+Products can also be remembered: after `remember_product(a, b)`, the first product of
+exactly that data in exactly that layout (a tiled block matmul whose tiles contract back
+into the whole operands, say) computes a @ b, and every later one takes it. Nothing is
+computed for a pair no program multiplies: of the products the shapes allow, most
+programs use one.
 """
 
 from __future__ import annotations
@@ -45,14 +47,18 @@ class ContractingDomain(Domain["V | Pending[V]"], Generic[V]):
         self.name = inner.name
         self.identity = identity
         """Names the data of a value (None: not nameable); needed to remember products."""
-        self.known: dict[Hashable, V] = {}
+        self.known: dict[Hashable, tuple[V, V]] = {}
+        """The remembered pairs (they also keep the operands alive, and so their keys
+        valid: a key names an address)."""
+        self.products: dict[Hashable, V] = {}
+        """The remembered products computed so far."""
         self.reused = 0
-        """How many products were taken from `known`."""
+        """How many products matched a remembered pair (the first one computes it)."""
 
     def remember_product(self, a: V, b: V) -> None:
         key = self._product_key(a, b)
         if key is not None and key not in self.known:
-            self.known[key] = self.inner.matmul(a, b)
+            self.known[key] = (a, b)
 
     def _product_key(self, a: V, b: V) -> Hashable | None:
         if self.identity is None:
@@ -62,10 +68,13 @@ class ContractingDomain(Domain["V | Pending[V]"], Generic[V]):
 
     def _matmul(self, a: V, b: V) -> V:
         key = self._product_key(a, b) if self.known else None
-        hit = self.known.get(key) if key is not None else None
-        if hit is None:
+        pair = self.known.get(key) if key is not None else None
+        if pair is None:
             return self.inner.matmul(a, b)
         self.reused += 1
+        hit = self.products.get(key)
+        if hit is None:
+            hit = self.products[key] = self.inner.matmul(*pair)
         shape = shapes.matmul(self.inner.shape(a), self.inner.shape(b))
         return self.inner.restructure(hit, lambda x: x.reshape(shape))
 

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from mirage.dialects.semantics import evaluate
 from mirage.dialects.semantics.domain import Domain
+from mirage.dialects.semantics.evaluate import last_uses
 from mirage.dialects.ugraph.graph import Graph, Op
 
 V = TypeVar("V")
@@ -79,18 +80,31 @@ def run_incremental(
     final values (a wrapping domain may return pending ones)."""
     ids: dict[Hashable, int] = cache.ids if cache is not None else {}
     keys: list[ValueKey] = [("arg", i) for i in range(len(graph.args))]
-    values: list[V] = list(inputs)
-    for op in graph.ops:
+    # A value is let go after its last use: at realistic shapes the values of a whole
+    # program do not fit in memory together (those the cache keeps stay, within its bytes).
+    values: list[V | None] = list(inputs)
+    for op, freed in zip(graph.ops, last_uses(graph), strict=True):
         key = ids.setdefault(op_key(op, [keys[i] for i in op.operands]), len(ids))
         results = cache.get((namespace, key)) if cache is not None else None
         if results is None:
-            results = _run_op(graph, op, [values[i] for i in op.operands], domain, force)
+            operands = [_live(values, i) for i in op.operands]
+            results = _run_op(graph, op, operands, domain, force)
+            del operands
             if cache is not None:
                 cache.put((namespace, key), results)
         for j, r in enumerate(results):
             keys.append((key, j))
             values.append(r)
-    return [values[o] for o in graph.outputs]
+        del results
+        for i in freed:
+            values[i] = None
+    return [_live(values, o) for o in graph.outputs]
+
+
+def _live(values: list[V | None], i: int) -> V:
+    value = values[i]
+    assert value is not None, "a value used after its last use"
+    return value
 
 
 def _run_op(

@@ -13,7 +13,7 @@ unstable rewrite of the reference.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -21,6 +21,7 @@ import numpy as np
 
 from mirage.dialects import shapes
 from mirage.dialects.semantics.domain import FloatDomain
+from mirage.dialects.semantics.evaluate import polling
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.equivalence.batch import first_slice, separable_batch
 from mirage.passes.equivalence.contraction import ContractingDomain, array_identity
@@ -68,6 +69,15 @@ class VerifierOptions:
     """Separable programs (both, with batch B) with at least this many input elements are
     tested one batch slice at a time where that is less work (`batch.first_slice`)."""
     cache_bytes: int = 1 << 30
+    input_bytes: int = 1 << 30
+    """The fingerprint keeps the random inputs of its first tests up to this many bytes
+    (both parts, Z_P and Z_Q); every later test draws its inputs again from its seed
+    each time it runs (the same values), so that at realistic shapes one test's inputs
+    are alive at a time, not all of them."""
+    eager_elements: int = 1 << 20
+    """References with fewer input elements draw their tests when the fingerprint is
+    made (the first candidate's time is then its own); larger ones on first use, inside
+    a verification that a deadline can stop (`Verifier.verify`)."""
     input_products: bool = True
     """Compute the products of pairs of inputs (A @ B where the shapes allow) once per test
     in the fingerprint: candidates whose tiled matmuls contract back into such a product
@@ -106,6 +116,9 @@ class Verdict:
     counterexample: Counterexample | None = None
     reason: str = ""
     """Why the candidate was rejected when there is no counterexample."""
+    stopped: bool = False
+    """The verification was stopped before it decided (`Verifier.verify`'s `stop`): the
+    candidate is not taken as equivalent, nor shown different; `tests` passed by then."""
     float32_drift: float | None = None
     reference_float32_drift: float | None = None
     batch: int = 1
@@ -125,6 +138,8 @@ class Verdict:
         return self.equivalent
 
     def __str__(self) -> str:
+        if self.stopped:
+            return self.reason
         if not self.equivalent:
             return f"not equivalent: {self.counterexample or self.reason}"
         text = "equivalent"
@@ -145,14 +160,23 @@ class Verdict:
         return f"{text} ({self.tests} random tests{one} in {field_name}, no error bound)"
 
 
+Drawn = tuple[ContractingDomain[FFValue], list[FFValue]]
+"""A test's domain (with its random omega and the products of its inputs) and inputs."""
+
+
 @dataclass
 class FieldTest:
-    """One random test: its seed, omega, inputs, and the reference's outputs."""
+    """One random test: its seed, the reference's outputs, and its draw where the
+    fingerprint keeps it (`ReferenceFingerprint.drawn`)."""
 
     seed: int
-    domain: ContractingDomain[FFValue]
-    inputs: list[FFValue]
     reference: list[FFValue]
+    kept: Drawn | None = None
+    """None: every use draws the test again from `seed` (`VerifierOptions.input_bytes`)."""
+
+
+class Stopped(Exception):
+    """Raised inside an evaluation when the verification's `stop` asks to stop."""
 
 
 def draw_inputs(graph: Graph, seed: int) -> tuple[ContractingDomain[FFValue], list[FFValue]]:
@@ -238,7 +262,11 @@ class ReferenceFingerprint:
             and sum(t.numel for t in reference.args) >= self.options.slice_elements
         )
         """Separable candidates of this reference are tested one batch slice at a time."""
-        if not self.sliceable:
+        elements = sum(t.numel for t in reference.args)
+        self.test_bytes = 16 * elements
+        """The bytes of one test's inputs, Z_P and Z_Q parts in float64."""
+        self._kept_bytes = 0
+        if not self.sliceable and elements < self.options.eager_elements:
             # drawn here so that the first candidate's time is its own (a sliceable
             # reference draws the tests of its batch-1 program instead, when first asked)
             own = error_bound(self.facts, self.facts).tests_for(self.options.error_bound)
@@ -253,14 +281,15 @@ class ReferenceFingerprint:
             while True:
                 seed = seed_of_test(self.options.seed, self._attempt)
                 self._attempt += 1
-                domain, inputs = draw_inputs(self.graph, seed)
-                if self.options.input_products:
-                    remember_input_products(self.graph, domain, inputs)
+                drawn = self._draw(seed)
+                domain, inputs = drawn
                 outputs = run_incremental(
                     self.graph, inputs, domain, self.cache, ("ff", seed), domain.force
                 )
+                del domain, inputs
                 if not any(o.poisoned for o in outputs):
                     break
+                del drawn  # before the next draw: one test's inputs alive at a time
                 self.discarded += 1
                 misses += 1
                 if misses >= MAX_DISCARDED:
@@ -268,8 +297,22 @@ class ReferenceFingerprint:
                         f"the reference meets a zero denominator in {misses} random tests "
                         "in a row: it divides by zero everywhere"
                     )
-            self.tests.append(FieldTest(seed, domain, inputs, outputs))
+            keep = self._kept_bytes + self.test_bytes <= self.options.input_bytes
+            if keep:
+                self._kept_bytes += self.test_bytes
+            self.tests.append(FieldTest(seed, outputs, drawn if keep else None))
+            del drawn
         return self.tests[index]
+
+    def drawn(self, test: FieldTest) -> Drawn:
+        """`test`'s domain and inputs: as kept, or drawn again from its seed."""
+        return test.kept if test.kept is not None else self._draw(test.seed)
+
+    def _draw(self, seed: int) -> Drawn:
+        domain, inputs = draw_inputs(self.graph, seed)
+        if self.options.input_products:
+            remember_input_products(self.graph, domain, inputs)
+        return domain, inputs
 
     def sliced(self) -> ReferenceFingerprint:
         """The fingerprint of the reference's batch-1 program (a separable reference)."""
@@ -330,7 +373,25 @@ class Verifier:
             self.fingerprint = ReferenceFingerprint(reference, options)
         self.options = self.fingerprint.options
 
-    def verify(self, candidate: Graph) -> Verdict:
+    def verify(self, candidate: Graph, stop: Callable[[], bool] | None = None) -> Verdict:
+        """The verdict on `candidate`. `stop` is polled before every op evaluated (block
+        ops included): once it says so, the verification ends with a `stopped` verdict
+        (not equivalent) that says how many tests had passed."""
+        if stop is None:
+            return self._verify(candidate, _Progress())
+        progress = _Progress()
+
+        def check() -> None:
+            if stop():
+                raise Stopped
+
+        try:
+            with polling(check):
+                return self._verify(candidate, progress)
+        except Stopped:
+            return progress.stopped()
+
+    def _verify(self, candidate: Graph, progress: _Progress) -> Verdict:
         fp = self.fingerprint
         facts = analyze(candidate)
         unsound = tuple(sorted(set(fp.facts.unsound_ops) | set(facts.unsound_ops)))
@@ -371,17 +432,21 @@ class Verifier:
                 **more,
             )
 
-        passed, failure = self._field_tests(*tested, one_slice if sliced else whole)
+        progress.verdict = verdict
+        progress.wanted = one_slice if sliced else whole
+        passed, failure = self._field_tests(*tested, progress.wanted, progress)
         if failure is not None and sliced:
             # Not equivalent: the counterexample is looked for again on the programs as
             # they are, so that its seed and index reproduce on them.
-            again, full = self._field_tests(fp, candidate, whole)
+            progress.wanted = whole
+            again, full = self._field_tests(fp, candidate, whole, progress)
             if full is not None:
                 sliced, passed, failure = False, again, full
         if failure is not None:
             return verdict(False, passed, **failure)
         if self.options.stability is None:
             return verdict(True, passed)
+        progress.stage = "the float32 check"
         found = self._float_check(candidate)
         drifts = {"float32_drift": found.drift, "reference_float32_drift": found.reference_drift}
         unstable = found.rejection(self.options.stability.bound) or self.storage_check(candidate)
@@ -390,17 +455,20 @@ class Verifier:
         return verdict(True, passed, **drifts)
 
     def _field_tests(
-        self, fp: ReferenceFingerprint, candidate: Graph, wanted: int
+        self, fp: ReferenceFingerprint, candidate: Graph, wanted: int, progress: _Progress
     ) -> tuple[int, dict[str, Any] | None]:
         """(tests passed, None) after `wanted` passed tests of `fp`'s reference, or the
         reason of a failure."""
         passed = inconclusive = index = 0
+        progress.passed = 0
         while passed < wanted:
             test = fp.test(index)
             index += 1
+            domain, inputs = fp.drawn(test)
             outputs = run_incremental(
-                candidate, test.inputs, test.domain, fp.cache, ("ff", test.seed), test.domain.force
+                candidate, inputs, domain, fp.cache, ("ff", test.seed), domain.force
             )
+            del domain, inputs  # a test drawn again is freed before the next one is drawn
             if any(o.poisoned for o in outputs):
                 # A zero denominator: this test says nothing about the candidate.
                 inconclusive += 1
@@ -415,6 +483,7 @@ class Verifier:
             if found is not None:
                 return passed + 1, {"counterexample": found}
             passed += 1
+            progress.passed = passed
         return passed, None
 
     def _float_check(self, candidate: Graph) -> Comparison:
@@ -451,6 +520,26 @@ class Verifier:
                     f"{dtypes[output]}"
                 )
         return None
+
+
+@dataclass
+class _Progress:
+    """How far a verification got: what a stopped one reports."""
+
+    passed: int = 0
+    wanted: int = 0
+    stage: str = "the random tests"
+    verdict: Callable[..., Verdict] | None = None
+
+    def stopped(self) -> Verdict:
+        reason = (
+            f"not verified in the budget: stopped in {self.stage}, after {self.passed} "
+            f"of {self.wanted} random tests passed"
+        )
+        if self.verdict is None:
+            no_bound = ErrorBound(0, 0, 1.0)
+            return Verdict(False, False, (), 0, 1.0, no_bound, reason=reason, stopped=True)
+        return self.verdict(False, self.passed, reason=reason, stopped=True)
 
 
 def _signature_mismatch(reference: Graph, candidate: Graph) -> str:

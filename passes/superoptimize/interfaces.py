@@ -3,7 +3,7 @@ verification of finished candidates, and measuring candidates on a GPU."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from mirage.dialects.ugraph.graph import Graph
@@ -24,12 +24,20 @@ class Verdict(Protocol):
     @property
     def equivalent(self) -> bool: ...
 
+    @property
+    def stopped(self) -> bool:
+        """Stopped before it decided (not equivalent, not shown different either)."""
+        ...
+
 
 class EquivalenceCheck(Protocol):
     """Decides whether a finished candidate computes what the program computes
     (`mirage.passes.equivalence.verifier.Verifier` is one)."""
 
-    def verify(self, candidate: Graph) -> Verdict: ...
+    def verify(self, candidate: Graph, stop: Callable[[], bool] | None = None) -> Verdict:
+        """`stop` is polled during the verification: once true, it ends with a stopped
+        verdict."""
+        ...
 
     def storage_check(self, candidate: Graph) -> str | None:
         """Why `candidate` is not finite with its tensors stored in their narrow dtypes

@@ -204,6 +204,10 @@ class Search:
         self.verify_seconds = 0.0
         """The longest verification so far: the end of the budget is kept for the final
         verification of `keep` candidates."""
+        self.deadline = math.inf
+        """The end of the time budget: verifications still running then are stopped."""
+        self.unverified = 0
+        """Candidates whose verification the deadline or Ctrl-C stopped."""
         self.record = record if record is not None else SearchRecord()
         """What the search did, for `superoptimize{report=DIR}`."""
 
@@ -212,13 +216,20 @@ class Search:
     def _verify(self, f: Found) -> bool:
         if f.text not in self.verified:
             began = time.time()
-            verdict = self.verifier.verify(f.graph)
+            verdict = self.verifier.verify(f.graph, self._out_of_time)
             took = time.time() - began
+            if verdict.stopped:
+                if not self.unverified:
+                    self.remarks.append(str(verdict))
+                self.unverified += 1
             self.verify_seconds = max(self.verify_seconds, took)
             self.verified[f.text] = verdict.equivalent
             self.verdicts[f.text] = str(verdict)
             self.record.verified(f.text, verdict.equivalent, str(verdict), took)
         return self.verified[f.text]
+
+    def _out_of_time(self) -> bool:
+        return self.stop() or time.time() > self.deadline
 
     def _best_verified(self) -> float | None:
         costs = [self.found[t].seconds for t, ok in self.verified.items() if ok]
@@ -272,6 +283,7 @@ class Search:
         assert self.options.target is not None
         start = time.time()
         deadline = start + self.options.time_budget
+        self.deadline = deadline
         baseline = program_cost(self.program, self.options.target).seconds
         # the report compares what is found with the bar it had to beat (the normalized
         # program's search: the cost of the program it came from)
