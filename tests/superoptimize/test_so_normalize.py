@@ -396,3 +396,27 @@ def test_a_launch_reading_a_transposed_weight_retiles_to_other_shapes(m: int, n:
     viewed = [op for op in graph.body.ops if op.kind == "input" and op.viewed]
     assert [op.layout((n, 256)) for op in viewed] == [((256, n), (1, 256))]
     assert Verifier(new).verify(tiled).equivalent
+
+
+LINEAR_CHAIN = """
+func.func @chain(%x: tensor<64x256xf16>, %w: tensor<512x256xf16>,
+                 %v: tensor<256x512xf16>) -> tensor<64x256xf16> {
+  %0 = kernel.transpose %w permutation [1, 0] : tensor<512x256xf16> -> tensor<256x512xf16>
+  %1 = kernel.matmul %x, %0 : tensor<64x256xf16>, tensor<256x512xf16> -> tensor<64x512xf16>
+  %2 = kernel.transpose %v permutation [1, 0] : tensor<256x512xf16> -> tensor<512x256xf16>
+  %3 = kernel.matmul %1, %2 : tensor<64x512xf16>, tensor<512x256xf16> -> tensor<64x256xf16>
+  func.return %3 : tensor<64x256xf16>
+}
+"""
+
+
+def test_with_nothing_found_the_result_still_reads_the_weights_in_place() -> None:
+    # block graphs too small for any kernel: the normalized program itself, restored, is
+    # the candidate that beats the program (no transpose kernel over either weight)
+    program = _graph(LINEAR_CHAIN)
+    result = search(program, time_budget=10, seed_with_program=False, max_block_ops=2)
+    assert result.ranked
+    best = result.ranked[0]
+    assert "transpose" not in _kinds(best.graph)
+    assert best.seconds < result.baseline
+    _same(program, best.graph)
