@@ -29,6 +29,10 @@ _N = 96
 _RTOL = 1e-7
 """Constants of f32 bodies differ from the exact ones by about 1e-8 relative (gelu's
 1.41421354 for sqrt(2)); an epsilon of 1e-6 added to values near 0.01 differs by 1e-4."""
+_NARROW_RTOL = {"f16": 1e-3, "bf16": 8e-3}
+"""The same for bodies computed in a 16-bit float: their constants are rounded to it (an
+f16 body's sqrt(2) is 1.4140625), which moves gelu by about 4e-6 relative, far below what
+the body's own rounding does. Where several kinds are that close, the closest is taken."""
 _ATOL = 1e-9
 """Relative to the largest sample value: the tails of gelu are tiny, and there a constant
 rounded to f32 weighs more than _RTOL."""
@@ -64,7 +68,7 @@ with np.errstate(all="ignore"):
     _BINARY_REF = {name: (fn(_XS, _YS), fn(_YS, _XS)) for name, fn in _BINARY_FNS}
 
 
-def _close(a: Array, b: Array) -> bool:
+def _close(a: Array, b: Array, rtol: float = _RTOL) -> bool:
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
@@ -73,7 +77,14 @@ def _close(a: Array, b: Array) -> bool:
     if not np.array_equal(fa, fb) or fa.sum() < _N // 4:
         return False
     scale = float(np.max(np.abs(b[fb])))
-    return bool(np.allclose(a[fa], b[fb], rtol=_RTOL, atol=_ATOL * scale))
+    return bool(np.allclose(a[fa], b[fb], rtol=rtol, atol=_ATOL * scale))
+
+
+def _distance(a: Array, b: Array) -> float:
+    """How far apart two sample vectors that `_close` accepts are (relative to b's size)."""
+    fb = np.isfinite(b)
+    scale = max(float(np.max(np.abs(b[fb]))), 1e-300)
+    return float(np.max(np.abs(np.asarray(a)[fb] - b[fb]))) / scale
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,7 @@ class Region:
     def __init__(self, graph: TermGraph, root: int) -> None:
         self.graph = graph
         self.root = root
+        self.rtol = _NARROW_RTOL.get(graph[root].dtype, _RTOL)
         self.nodes: list[int] = []
         self.leaves: list[int] = []
         seen: set[int] = set()
@@ -214,11 +226,11 @@ def _match_cut(region: Region, cut: tuple[int, ...], covered: list[int]) -> Matc
         g = region.evaluate({x: _XS})
         if not np.isfinite(g).any():
             return None
-        for kind in UNARY_KINDS:
-            if _close(g, _UNARY_REF[kind.name]):
-                return Match(kind.name, (x,))
+        close = [k.name for k in UNARY_KINDS if _close(g, _UNARY_REF[k.name], region.rtol)]
+        if close:
+            return Match(min(close, key=lambda k: _distance(g, _UNARY_REF[k])), (x,))
         c = float(region.evaluate({x: np.array([1.0])}).reshape(-1)[0])
-        if np.isfinite(c) and c != 0 and _close(g, c * _XS):
+        if np.isfinite(c) and c != 0 and _close(g, c * _XS, region.rtol):
             return Match("identity", (x,)) if c == 1.0 else Match("scale", (x,), c)
         zero = float(region.evaluate({x: np.array([0.0])}).reshape(-1)[0])
         consts = region.constants(covered)
@@ -227,18 +239,18 @@ def _match_cut(region: Region, cut: tuple[int, ...], covered: list[int]) -> Matc
         for name, fn in _BINARY_FNS:
             for c in consts:
                 with np.errstate(all="ignore"):
-                    if _close(g, fn(_XS, np.float64(c))):
+                    if _close(g, fn(_XS, np.float64(c)), region.rtol):
                         return Match(name, (x, None), c)
-                    if _close(g, fn(np.float64(c), _XS)):
+                    if _close(g, fn(np.float64(c), _XS), region.rtol):
                         return Match(name, (None, x), c)
         return None
     a, b = region.in_order(cut)
     g = region.evaluate({a: _XS, b: _YS})
     for name, _ in _BINARY_FNS:
         ab, ba = _BINARY_REF[name]
-        if _close(g, ab):
+        if _close(g, ab, region.rtol):
             return Match(name, (a, b))
-        if _close(g, ba):
+        if _close(g, ba, region.rtol):
             return Match(name, (b, a))
     return None
 
