@@ -228,6 +228,10 @@ class Search:
             self.record.verified(f.text, verdict.equivalent, str(verdict), took)
         return self.verified[f.text]
 
+    def _rejected(self) -> int:
+        """Candidates the verifier found not equivalent (not those it was stopped on)."""
+        return sum(1 for ok in self.verified.values() if not ok) - self.unverified
+
     def _out_of_time(self) -> bool:
         return self.stop() or time.time() > self.deadline
 
@@ -334,7 +338,7 @@ class Search:
             complete,
             elapsed,
             units,
-            sum(1 for ok in self.verified.values() if not ok),
+            self._rejected(),
             self.stop(),
             self.remarks,
         )
@@ -424,7 +428,7 @@ class Search:
             inner.complete,
             elapsed,
             inner.units,
-            sum(1 for ok in self.verified.values() if not ok),
+            self._rejected(),
             self.stop(),
             self.remarks,
         )

@@ -155,6 +155,7 @@ def test_the_search_stops_verifications_at_its_deadline() -> None:
     assert time.time() - began < 15
     assert result.ranked == []
     assert any(r.startswith("not verified in the budget") for r in result.remarks), result.remarks
+    assert result.rejected_by_verifier == 0  # stopped, not found different
 
 
 def test_remembered_products_are_computed_only_when_a_program_asks() -> None:
