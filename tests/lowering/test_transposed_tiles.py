@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from xdsl.utils.exceptions import VerifyException
 
-from mirage.dialects.hardware import SM_90
+from mirage.dialects.hardware import SM_80, SM_90
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.lowering.optimize.decisions import TileAttr
@@ -105,9 +105,14 @@ def test_transposed_tiles_copy_16_bytes_and_skip_the_ldmatrix_transpose(
 
 
 def test_the_cost_model_charges_a_transposed_b_operand_as_a_contiguous_one() -> None:
+    # both copied by cp.async (sm_80): the same cost
+    viewed = program_cost(_graph("linear_f16"), SM_80).seconds
+    stored = program_cost(_graph("linear_f16_kn"), SM_80).seconds
+    assert viewed == pytest.approx(stored)
+    # on sm_90 the stored weight loads by tensor maps, which a strided view cannot use
     viewed = program_cost(_graph("linear_f16"), SM_90).seconds
     stored = program_cost(_graph("linear_f16_kn"), SM_90).seconds
-    assert viewed == pytest.approx(stored)
+    assert viewed > stored
     # an f32 (FMA) matmul still copies its transposed operand element by element
     f32 = _graph("transposed_weight")
     assert program_cost(f32, SM_90).seconds > 0
