@@ -98,16 +98,17 @@ def _run(graph: Graph, args: list[V], domain: Domain[V], lead: int) -> list[V]:
     values: list[V | None] = list(args)
     for op, freed in zip(graph.ops, last_uses(graph), strict=True):
         _poll()
-        operands = [_live(values, i) for i in op.operands]
+        operands = [live(values, i) for i in op.operands]
         results = _apply(op, operands, domain, lead)
         del operands
         values.extend(domain.cast(r, t.dtype) for r, t in zip(results, op.results, strict=True))
         for i in freed:
             values[i] = None
-    return [_live(values, i) for i in graph.outputs]
+    return [live(values, i) for i in graph.outputs]
 
 
-def _live(values: list[V | None], i: int) -> V:
+def live(values: list[V | None], i: int) -> V:
+    """Value `i` of an evaluation that frees values after their last use (`last_uses`)."""
     value = values[i]
     assert value is not None, "a value used after its last use"
     return value
@@ -240,7 +241,7 @@ def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
     values: list[V | None] = list(args)
     for index, (bop, freed) in enumerate(zip(body.ops, last_uses(body), strict=True)):
         _poll()
-        operands = [_live(values, i) for i in bop.operands]
+        operands = [live(values, i) for i in bop.operands]
         family = OP_KINDS[bop.kind].family
         if family is Family.INPUT:
             imap, fdim = bop.ints_attr("imap"), bop.int_attr("forloop_dim")
@@ -278,7 +279,7 @@ def _run_launch(op: Op, args: list[V], domain: Domain[V]) -> list[V]:
         values.extend(domain.cast(r, t.dtype) for r, t in zip(results, bop.results, strict=True))
         for i in freed:
             values[i] = None
-    return [_live(values, i) for i in body.outputs]
+    return [live(values, i) for i in body.outputs]
 
 
 def tile_view(

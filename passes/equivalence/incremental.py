@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from mirage.dialects.semantics import evaluate
 from mirage.dialects.semantics.domain import Domain
-from mirage.dialects.semantics.evaluate import last_uses
+from mirage.dialects.semantics.evaluate import last_uses, live
 from mirage.dialects.ugraph.graph import Graph, Op
 
 V = TypeVar("V")
@@ -87,7 +87,7 @@ def run_incremental(
         key = ids.setdefault(op_key(op, [keys[i] for i in op.operands]), len(ids))
         results = cache.get((namespace, key)) if cache is not None else None
         if results is None:
-            operands = [_live(values, i) for i in op.operands]
+            operands = [live(values, i) for i in op.operands]
             results = _run_op(graph, op, operands, domain, force)
             del operands
             if cache is not None:
@@ -98,13 +98,7 @@ def run_incremental(
         del results
         for i in freed:
             values[i] = None
-    return [_live(values, o) for o in graph.outputs]
-
-
-def _live(values: list[V | None], i: int) -> V:
-    value = values[i]
-    assert value is not None, "a value used after its last use"
-    return value
+    return [live(values, o) for o in graph.outputs]
 
 
 def _run_op(
