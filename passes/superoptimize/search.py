@@ -377,7 +377,16 @@ class Search:
         (`to_beat`); what it finds, restored onto the program's own arguments and outputs,
         verified against the program itself."""
         assert self.options.target is not None
-        budget = self.options.time_budget * NORMALIZED_SHARE
+        # The normalized program itself, restored: its plain ops that read a view become
+        # launches that read it in place. Verified first (at realistic shapes a
+        # verification takes seconds), so that even where the search finds nothing fused no
+        # transpose kernel over a weight runs on every call. It does not bound the search:
+        # the model may misjudge a strided read, and what is found is ranked beside it.
+        as_is = self._priced(norm.restore(norm.program, self.options.target))
+        if as_is is not None and as_is.seconds < to_beat:
+            self._add(as_is, "normalized program")
+            self._verify(as_is)
+        budget = max(0.0, self.deadline - time.time()) * NORMALIZED_SHARE
         record = SearchRecord(f"{self.record.name}[normalized]")
         inner = Search(
             norm.program,
@@ -409,12 +418,6 @@ class Search:
                 found = self._priced(graph)
                 if found is not None:
                     self._add(found, source)
-        # The normalized program itself, restored: its plain ops that read a view become
-        # launches that read it in place, so even where the search finds nothing fused, no
-        # transpose kernel over a weight runs on every call.
-        as_is = self._priced(norm.restore(norm.program, self.options.target))
-        if as_is is not None and as_is.seconds < to_beat:
-            self._add(as_is, "normalized program")
         out = self._ranked()
         self.record.segment(whole, bool(out) and out[0].seconds < to_beat, record)
         elapsed = time.time() - start
