@@ -247,6 +247,7 @@ def measure_gpu(blocks: Any, block: Any, found: Any, size: str, seed: int) -> di
 
     from mirage.lowering.ptx.compile import compile_function
     from mirage.lowering.runtime import load
+    from mirage.lowering.runtime.arrays import from_float
 
     dims = "small" if size == "small" else "realistic"
     dtype = torch.float32 if size == "small" else torch.float16
@@ -261,7 +262,14 @@ def measure_gpu(blocks: Any, block: Any, found: Any, size: str, seed: int) -> di
         outs = out if isinstance(out, tuple) else (out,)
         return [o.double().cpu().numpy() for o in outs]
 
-    errors = [check_program(loaded, reference, seed=seed + k) for k in range(2)]
+    def drawn(k: int) -> list[Any]:
+        # the module's own kind of values (weights scaled by their fan-in), fresh per run
+        _, args, _ = blocks.random_like_inputs(block, dims, torch.float64, seed + 10 + k)
+        return [
+            from_float(a.numpy(), spec.dtype) for a, spec in zip(args, program.inputs, strict=True)
+        ]
+
+    errors = [check_program(loaded, reference, inputs=drawn(k)) for k in range(2)]
     module, tensors, _ = blocks.random_like_inputs(block, dims, dtype, seed)
     module = module.cuda()
     cuda_args = [t.cuda() for t in tensors]

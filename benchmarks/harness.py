@@ -151,12 +151,15 @@ def check_program(
     loaded: LoadedProgram,
     reference: Callable[[Sequence[np.ndarray[Any, Any]]], Sequence[np.ndarray[Any, Any]]],
     seed: int = 1,
+    inputs: Sequence[np.ndarray[Any, Any]] | None = None,
 ) -> float:
     """Largest relative error (|out - ref| / |ref|, 2-norms) of any output against
-    `reference` run in float64 on the same fresh random inputs; outputs are poisoned with
-    NaN before the run, so an unwritten element fails the check."""
+    `reference` run in float64 on the same fresh random inputs (`seed`'s, or the caller's
+    own draw `inputs`, in the program's dtypes); outputs are poisoned with NaN before the
+    run, so an unwritten element fails the check."""
     program = loaded.program
-    inputs = random_host_inputs([(s.shape, s.dtype) for s in program.inputs], seed)
+    if inputs is None:
+        inputs = random_host_inputs([(s.shape, s.dtype) for s in program.inputs], seed)
     outputs = loaded.run(inputs, poison=True)
     want = reference(
         [

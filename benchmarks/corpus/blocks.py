@@ -609,19 +609,23 @@ def random_like_inputs(
     b: Block, size: str, dtype: torch.dtype, seed: int = 0
 ) -> tuple[nn.Module, list[Tensor], list[str]]:
     """The module (its parameters as arguments), its arguments and their names: values
-    uniform in +-[0.25, 1], so norms and softmax sums stay finite."""
+    uniform in +-[0.25, 1], so norms and softmax sums stay finite, and weight matrices
+    divided by the square root of their fan-in (the last dim, as nn.Linear's own
+    initialization scales them), so that a stack of projections keeps its values in
+    f16's range (an MLP with an 11008-wide down projection would otherwise reach 1e5)."""
     gen = torch.Generator().manual_seed(seed)
     n = b.dims(size)
     module = b.make(n).to(dtype).eval()
 
-    def rand(shape: tuple[int, ...]) -> Tensor:
+    def rand(shape: tuple[int, ...], scale: float = 1.0) -> Tensor:
         mag = torch.rand(shape, generator=gen, dtype=torch.float64) * 0.75 + 0.25
         sign = torch.randint(0, 2, shape, generator=gen, dtype=torch.float64) * 2 - 1
-        return (mag * sign).to(dtype)
+        return (mag * sign * scale).to(dtype)
 
     args = [rand(shape(n)) for _, shape in b.inputs]
     names = [name for name, _ in b.inputs]
     for pname, p in module.named_parameters():
-        args.append(rand(tuple(p.shape)))
+        fan_in = p.shape[-1] if p.dim() >= 2 else 1
+        args.append(rand(tuple(p.shape), fan_in**-0.5))
         names.append(pname)
     return Exported(module, len(b.inputs)), args, names
