@@ -71,8 +71,9 @@ MAX_SEED_OPS = 200
 """The program fused whole is a seed only up to this many ops: one launch of more block
 ops fits no shared memory, and its parallelizations are walked op by op."""
 NORMALIZED_SHARE = 0.9
-"""The part of the budget the normalized program's search may use; the rest verifies what
-it finds, restored, against the program as it was."""
+"""The part of the budget the normalized program's search may use at most; the rest
+verifies what it finds, restored, against the program as it was (more where one
+verification takes longer)."""
 MIN_GAIN = 0.01
 MIN_GAIN_SECONDS = 0.05e-6
 """A prefix is explored only if it may beat the best known μGraph (or the program) by more
@@ -386,7 +387,11 @@ class Search:
         if as_is is not None and as_is.seconds < to_beat:
             self._add(as_is, "normalized program")
             self._verify(as_is)
-        budget = max(0.0, self.deadline - time.time()) * NORMALIZED_SHARE
+        # what is left, less the time to verify what the inner search finds against the
+        # program (two verifications as long as the longest so far, at least the share)
+        left = max(0.0, self.deadline - time.time())
+        reserve = min(left / 2, max(left * (1 - NORMALIZED_SHARE), 2 * self.verify_seconds))
+        budget = left - reserve
         record = SearchRecord(f"{self.record.name}[normalized]")
         inner = Search(
             norm.program,

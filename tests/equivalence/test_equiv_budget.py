@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -167,3 +168,41 @@ def test_remembered_products_are_computed_only_when_a_program_asks() -> None:
     domains = [verifier.fingerprint.drawn(t)[0] for t in verifier.fingerprint.tests]
     # a @ b, b @ a, a @ a, b @ b: remembered, none computed
     assert all(len(d.known) == 4 and not d.products for d in domains)
+
+
+class _Timed:
+    """A verifier that takes `seconds` for every candidate."""
+
+    def __init__(self, program: Graph, seconds: float) -> None:
+        self.inner = Verifier(program)
+        self.seconds = seconds
+
+    def verify(self, candidate: Graph, stop: Callable[[], bool] | None = None) -> Verdict:
+        time.sleep(self.seconds)
+        return self.inner.verify(candidate, stop)
+
+    def storage_check(self, candidate: Graph) -> str | None:
+        return self.inner.storage_check(candidate)
+
+
+def test_the_normalized_search_leaves_time_to_verify_what_it_finds(monkeypatch: Any) -> None:
+    # the restored normalized program is verified first; its verification's length tells
+    # how much of the rest to keep for verifying the inner search's results
+    x, w = TensorType((64, 256), "f16"), TensorType((512, 256), "f16")
+    ops = (
+        make_op("transpose", [1], [TensorType((256, 512), "f16")], permutation=(1, 0)),
+        make_op("matmul", [0, 2], [TensorType((64, 512), "f16")]),
+    )
+    program = Graph((x, w), ops, (3,))  # x @ w.T: a transpose the normalization takes away
+    budgets: list[float] = []
+    run = Search.run
+
+    def recording(self: Search) -> Any:
+        budgets.append(self.options.time_budget)
+        return run(self)
+
+    monkeypatch.setattr(Search, "run", recording)
+    options = SearchOptions(time_budget=12.0, workers=1, target=SM_90)
+    Search(program, options, PrunerFactory(None), _Timed(program, 2.0)).run()
+    inner = budgets[1:]  # the outer run first
+    assert inner and inner[0] <= 12.0 - 2.0 - 2 * 2.0 + 0.5, budgets
