@@ -26,6 +26,7 @@ def default_cache_dir() -> str:
 
 
 MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+UNIMPROVED = ("pytorch", "ours")
 """torch.compile's modes; only 'reduce-overhead' changes what the backend does."""
 
 
@@ -51,6 +52,10 @@ class BackendOptions:
     seed: int = 0
     min_compute_ops: int = 1
     """Subgraphs with fewer compute ops than this stay in PyTorch."""
+    unimproved: str = "pytorch"
+    """Who runs a subgraph whose search found nothing faster than the program as imported:
+    'pytorch' (as the rest of the graph runs; our kernels would be the imported program's,
+    one launch per op, each weight's transpose included) or 'ours' (those kernels)."""
     mode: str = "default"
     """'reduce-overhead' replays each specialization as a CUDA graph (torch.compile's `mode`
     arrives here too; it cannot be given together with `options`)."""
@@ -72,6 +77,11 @@ class BackendOptions:
                 raise OptionError(f"option {name}: must be at least {least}, got {value}")
         if self.mode not in MODES:
             raise OptionError(f"option mode: must be one of {', '.join(MODES)}, got {self.mode!r}")
+        if self.unimproved not in UNIMPROVED:
+            raise OptionError(
+                f"option unimproved: must be one of {', '.join(UNIMPROVED)}, "
+                f"got {self.unimproved!r}"
+            )
 
     @property
     def cache(self) -> str:

@@ -185,12 +185,19 @@ def _replace(
         runner, how, detail, where, kernels = _build(
             name, sub, node, options, capability, searcher, device
         )
+    except Unimproved as e:
+        log.info("mirage: %s stays in PyTorch: %s", name, e)
+        return SubgraphReport(name, inner, "pytorch", str(e), "pytorch")
     except Exception as e:  # any failure on the way leaves the subgraph to PyTorch
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         log.warning("mirage: %s stays in PyTorch: %s", name, first)
         return SubgraphReport(name, inner, "pytorch", first, "pytorch")
     setattr(gm, name, KernelCall(runner))
     return SubgraphReport(name, inner, how, detail, where, kernels)
+
+
+class Unimproved(Exception):
+    """The search found nothing faster than the program: PyTorch runs it (`unimproved`)."""
 
 
 def _build(
@@ -230,6 +237,8 @@ def _build(
             f"the import takes {len(program.args)} inputs, the subgraph {len(examples)}"
         )
     chosen = searcher.choose(name, program)
+    if chosen.how == "as imported" and options.unimproved == "pytorch":
+        raise Unimproved(f"{chosen.detail} (unimproved=pytorch)")
     kernels = sum(1 for op in chosen.graph.ops if op.kind not in LAYOUT_OPS)
     if options.reference:
         from mirage.torch.runner import ReferenceRunner

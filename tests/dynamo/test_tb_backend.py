@@ -106,7 +106,7 @@ def test_benchmark_programs_match_eager(name: str, shapes: Any, cache: Path) -> 
             return fn(*args)
 
     args = [rand(*s, seed=i) * 0.5 for i, s in enumerate(shapes)]
-    fast, backend = compiled(M(), cache_dir=str(cache), time_budget=5)
+    fast, backend = compiled(M(), cache_dir=str(cache), time_budget=5, unimproved="ours")
     _close(fast(*args), fn(*args), tol=1e-4)
     assert [s.how for s in backend.reports[0].subgraphs] != ["pytorch"]
 
@@ -159,3 +159,22 @@ def test_a_llama_style_decode_step_matches_eager(cache: Path) -> None:
     # The slices of the QKV projection are kernel.slice ops: they no longer cut the step.
     where = {node.split(" = ")[0]: w for node, w, _ in backend.reports[0].nodes}
     assert where["getitem"] != "pytorch" and where["qkv"] != "pytorch"
+
+
+class _Relu(torch.nn.Module):
+    def forward(self, x: Any) -> Any:
+        return torch.relu(x)
+
+
+def test_a_subgraph_the_search_cannot_improve_stays_in_pytorch() -> None:
+    # one relu: nothing beats its own kernel, and PyTorch runs it as it runs the rest
+    x = rand(4, 64)
+    fast, backend = compiled(_Relu(), cache_dir="", time_budget=3)
+    _close(fast(x), torch.relu(x))
+    (sub,) = backend.reports[0].subgraphs
+    assert sub.how == "pytorch" and "no μGraph faster" in sub.detail and "unimproved" in sub.detail
+    fast, backend = compiled(_Relu(), cache_dir="", time_budget=3, unimproved="ours")
+    _close(fast(x), torch.relu(x))
+    assert [s.how for s in backend.reports[0].subgraphs] == ["as imported"]
+    with pytest.raises(OptionError, match="option unimproved: must be one of pytorch, ours"):
+        mirage.torch.BackendOptions(unimproved="eager")

@@ -100,6 +100,18 @@ def _nn_linear(m: int, k: int, n: int) -> Graph:
     return Graph((x, w, b), ops, (5,))
 
 
+def _one_launch_reading_after_the_loop(best: Graph) -> None:
+    """One launch, a loop over k, and exactly one input read once after it (the bias)."""
+    assert [o.kind for o in best.ops] == ["graph"]
+    launch = best.ops[0]
+    assert launch.int_attr("forloop_range") > 1
+    body = launch.body
+    assert body is not None
+    post = body.ops[body.loop_end :]
+    assert [o.kind for o in post if o.kind == "input"] == ["input"]
+    assert all(o.int_attr("forloop_dim") == -1 for o in post if o.kind == "input")
+
+
 def test_the_search_finds_one_launch_with_a_loop_over_k() -> None:
     # as in the test above, only a kernel with a loop over k fits; it beats the program's
     # transpose, matmul and add
@@ -107,13 +119,7 @@ def test_the_search_finds_one_launch_with_a_loop_over_k() -> None:
     result = search(program, max_kernel_ops=1, max_block_ops=7, time_budget=60.0)
     assert result.ranked
     best = result.ranked[0].graph
-    assert [o.kind for o in best.ops] == ["graph"]
-    launch = best.ops[0]
-    assert launch.int_attr("forloop_range") > 1
-    body = launch.body
-    assert body is not None
-    post = [o.kind for o in body.ops[body.loop_end :]]
-    assert "input" in post  # the bias, read once after the loop
+    _one_launch_reading_after_the_loop(best)
     assert result.ranked[0].seconds < result.baseline
     func_from_graph("found", best).verify()
     assert equal_in_float64(program, best)
@@ -130,14 +136,7 @@ def test_the_enumeration_alone_reads_the_bias_after_the_loop() -> None:
     result = search(program, max_kernel_ops=1, max_block_ops=8, seed_with_program=False)
     assert result.complete and result.ranked
     best = result.ranked[0].graph
-    assert [o.kind for o in best.ops] == ["graph"]
-    launch = best.ops[0]
-    assert launch.int_attr("forloop_range") > 1
-    body = launch.body
-    assert body is not None
-    post = body.ops[body.loop_end :]
-    assert [o.kind for o in post if o.kind == "input"] == ["input"]
-    assert all(o.int_attr("forloop_dim") == -1 for o in post if o.kind == "input")
+    _one_launch_reading_after_the_loop(best)
     assert result.ranked[0].seconds < result.baseline
     func_from_graph("found", best).verify()
     assert equal_in_float64(program, best)
