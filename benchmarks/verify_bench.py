@@ -97,6 +97,7 @@ def corpus(stem: str) -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from corpus import import_program  # pyright: ignore[reportMissingImports, reportUnknownVariableType]
 
+    from mirage.dialects.hardware import SM_90
     from mirage.passes.equivalence.verifier import SEARCH_OPTIONS
     from mirage.passes.superoptimize.fusion import fuse_program
     from mirage.passes.superoptimize.normalize import normalize
@@ -105,7 +106,7 @@ def corpus(stem: str) -> None:
     func = import_program(path, stem.rsplit("_", 1)[0])  # pyright: ignore[reportUnknownVariableType]
     program = graph_from_func(func)  # pyright: ignore[reportUnknownArgumentType]
     norm = normalize(program)
-    candidate = norm.restore(fuse_program(norm.program)) if norm is not None else program
+    candidate = norm.restore(fuse_program(norm.program), SM_90) if norm is not None else program
     start = time.perf_counter()
     verdict = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS)).verify(candidate)
     took = time.perf_counter() - start
