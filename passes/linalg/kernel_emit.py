@@ -345,12 +345,6 @@ class Emitter:
             return self._min(args[0], args[1], want, t)
         if prim == "abs":
             return self._binary("max", args[0], self._scale(args[0], -1.0, want, t), want, t)
-        if prim == "tanh":  # tanh(x) = 1 - 2 / (exp(2x) + 1)
-            one = self.constant(1.0, (1,) * rank, want, t)
-            two = self.constant(2.0, (1,) * rank, want, t)
-            e = self._unary("exp", self._scale(args[0], 2.0, want, t), want, t)
-            q = self._binary("div", two, self._binary("add", e, one, want, t), want, t)
-            return self._binary("sub", one, q, want, t)
         if prim == "cast":
             return self._narrow(term.operands[0], want, t)
         what = {
