@@ -78,6 +78,9 @@ class FloatSample:
     inputs: list[FloatArray]
     reference64: list[FloatArray]
     reference32: list[FloatArray]
+    reference_stored: list[FloatArray] | None = None
+    """The reference's own result with its tensors stored in their narrow dtypes (the
+    storage check's samples only)."""
 
 
 @dataclass(frozen=True)
@@ -148,17 +151,24 @@ NARROW_RANGE: dict[str, float] = {
 
 
 def storage_overflow(
-    sample: FloatSample, got: Sequence[FloatArray], output_dtypes: Sequence[str]
+    sample: FloatSample,
+    got: Sequence[FloatArray],
+    output_dtypes: Sequence[str],
+    as_reference: bool = False,
 ) -> tuple[int, tuple[int, ...]] | None:
     """(output, index) of the first position where the candidate's result with narrow
     storage is not finite while the reference's float64 result is finite and fits the
-    output's dtype; None if there is none."""
+    output's dtype (`as_reference`: and the reference's own result with narrow storage is
+    finite there too); None if there is none."""
     for j, (g, w, dtype) in enumerate(zip(got, sample.reference64, output_dtypes, strict=True)):
         w64 = np.asarray(w, dtype=np.float64)
         g64 = np.broadcast_to(np.asarray(g, dtype=np.float64), w64.shape)
         limit = NARROW_RANGE.get(dtype, float(np.finfo(np.float32).max))
         with np.errstate(invalid="ignore"):
             fits = np.isfinite(w64) & (np.abs(w64) <= limit)
+        if as_reference and sample.reference_stored is not None:
+            own = np.asarray(sample.reference_stored[j], dtype=np.float64)
+            fits &= np.isfinite(np.broadcast_to(own, w64.shape))
         bad = fits & ~np.isfinite(g64)
         if bad.any():
             flat = int(np.argmax(bad.ravel()))

@@ -128,6 +128,13 @@ class Verdict:
     sliced: bool = False
     """The tests ran on the batch-1 programs (one slice each, `batch.first_slice`): each
     is a whole test, at 1/B of the work; a counterexample's index is then in slice 0."""
+    storage_fit: bool = True
+    """With its tensors stored in their narrow dtypes, the candidate's result is finite
+    wherever the float64 result fits them. An equivalent candidate always is where the
+    reference is; where the reference is not (a matmul chain whose f16 intermediate
+    overflows on the check's inputs as PyTorch's would), the candidate is only asked to be
+    finite wherever the reference's own stored result is, and this says whether it is
+    finite beyond that (the search then lets it replace the program at any cost)."""
 
     @property
     def slices(self) -> int:
@@ -248,6 +255,8 @@ class ReferenceFingerprint:
         self._attempt = 0
         self._float: list[FloatSample] | None = None
         self._storage: list[FloatSample] | None = None
+        self.storage_fit: bool | None = None
+        """`Verifier.reference_storage_fit`, once asked."""
         self._sliced: ReferenceFingerprint | None = None
         self.f32 = ContractingDomain(FloatDomain(np.float32), array_identity)
         """The float32 domain of the stability check (with the float samples' products)."""
@@ -326,7 +335,7 @@ class ReferenceFingerprint:
             self._float = self._samples(self.options.stability or StabilityOptions(), "f32")
         return self._float
 
-    def storage_samples(self) -> list[FloatSample]:
+    def storage_samples(self, with_reference: bool = False) -> list[FloatSample]:
         """The samples of the storage check: the same draws without the offset slices.
         The offset (256) is there to expose cancellation in float32; in f16 storage the
         product of two such inputs overflows (256^2 > 65504) whatever the program does
@@ -336,6 +345,18 @@ class ReferenceFingerprint:
         if self._storage is None:
             opts = replace(self.options.stability or StabilityOptions(), offset=0.0)
             self._storage = self._samples(opts, "f32, no offset")
+        if with_reference and any(s.reference_stored is None for s in self._storage):
+            # `with_reference`: with the reference's own stored result (`_storage`)
+            with np.errstate(all="ignore"):
+                self._storage = [
+                    replace(
+                        s,
+                        reference_stored=run_incremental(
+                            self.graph, s.inputs, self.stored, None, None, self.stored.force
+                        ),
+                    )
+                    for s in self._storage
+                ]
         return self._storage
 
     def _samples(self, opts: StabilityOptions, tag: str) -> list[FloatSample]:
@@ -449,10 +470,13 @@ class Verifier:
         progress.stage = "the float32 check"
         found = self._float_check(candidate)
         drifts = {"float32_drift": found.drift, "reference_float32_drift": found.reference_drift}
-        unstable = found.rejection(self.options.stability.bound) or self.storage_check(candidate)
+        unstable = found.rejection(self.options.stability.bound)
+        storage_fit = True
+        if unstable is None:
+            unstable, storage_fit = self._storage(candidate)
         if unstable is not None:
             return verdict(False, passed, reason=f"numerically unstable: {unstable}", **drifts)
-        return verdict(True, passed, **drifts)
+        return verdict(True, passed, storage_fit=storage_fit, **drifts)
 
     def _field_tests(
         self, fp: ReferenceFingerprint, candidate: Graph, wanted: int, progress: _Progress
@@ -502,24 +526,53 @@ class Verifier:
         """Why the candidate (the reference itself, too) overflows its narrow storage
         dtypes where the float64 result fits them, or None; None also when the options do
         not ask for the storage check."""
+        return self._storage_runs(candidate, False)[0]
+
+    def _storage(self, candidate: Graph) -> tuple[str | None, bool]:
+        """Why the candidate overflows its narrow storage where the reference's own stored
+        result does not (None where it does not), and whether it is finite wherever the
+        float64 result fits (`Verdict.storage_fit`)."""
+        if self.reference_storage_fit():
+            reason = self.storage_check(candidate)
+            return reason, reason is None
+        return self._storage_runs(candidate, True)
+
+    def reference_storage_fit(self) -> bool:
+        """The reference is finite with narrow storage wherever its float64 result fits."""
+        fp = self.fingerprint
+        if fp.storage_fit is None:
+            fp.storage_fit = self.storage_check(fp.graph) is None
+        return fp.storage_fit
+
+    def _storage_runs(self, candidate: Graph, as_reference: bool) -> tuple[str | None, bool]:
+        """(Why the candidate overflows, per `storage_overflow(..., as_reference)`, or
+        None; whether it is finite wherever the float64 result fits), from one run of the
+        candidate per storage sample."""
         fp = self.fingerprint
         if not fp.narrow or self.options.stability is None or not self.options.stability.storage:
-            return None
+            return None, True
         dtypes = [t.dtype for t in candidate.output_types]
-        for sample in fp.storage_samples():
+        fit = True
+        for sample in fp.storage_samples(as_reference):
             with np.errstate(all="ignore"):
                 got = run_incremental(
                     candidate, sample.inputs, fp.stored, None, None, fp.stored.force
                 )
-            bad = storage_overflow(sample, got, dtypes)
+            bad = storage_overflow(sample, got, dtypes, as_reference)
             if bad is not None:
                 output, index = bad
+                where = (
+                    "where the float64 result fits and the program's own stored result "
+                    "is finite"
+                    if as_reference
+                    else f"where the float64 result fits {dtypes[output]}"
+                )
                 return (
                     f"with its tensors stored in their dtypes its result is not finite at "
-                    f"output {output}, index {list(index)}, where the float64 result fits "
-                    f"{dtypes[output]}"
-                )
-        return None
+                    f"output {output}, index {list(index)}, {where}"
+                ), False
+            fit = fit and storage_overflow(sample, got, dtypes) is None
+        return None, fit
 
 
 @dataclass

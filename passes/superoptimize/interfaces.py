@@ -29,6 +29,12 @@ class Verdict(Protocol):
         """Stopped before it decided (not equivalent, not shown different either)."""
         ...
 
+    @property
+    def storage_fit(self) -> bool:
+        """Finite with narrow storage wherever the float64 result fits (an equivalent
+        candidate of a program that is not may be only as finite as the program)."""
+        ...
+
 
 class EquivalenceCheck(Protocol):
     """Decides whether a finished candidate computes what the program computes

@@ -172,9 +172,14 @@ class Search:
         record: SearchRecord | None = None,
         stop: StopFlag | None = None,
         to_beat: float | None = None,
+        unfit_bar: float | None = None,
     ) -> None:
         assert options.target is not None
         self.to_beat = to_beat
+        self.unfit_bar = math.inf if unfit_bar is None else unfit_bar
+        """The modelled seconds that a candidate must beat where it is no more finite in its
+        f16/bf16 storage than an unfit program (`Verdict.storage_fit`): the program's
+        cost (set by `run`, or given with `to_beat`)."""
         """The modelled seconds a candidate must beat, given instead of worked out from the
         program (its cost, or infinity where it is not finite in its storage dtypes): the
         normalized program's search takes the bar of the program it came from, whose
@@ -224,9 +229,18 @@ class Search:
                     self.remarks.append(str(verdict))
                 self.unverified += 1
             self.verify_seconds = max(self.verify_seconds, took)
-            self.verified[f.text] = verdict.equivalent
-            self.verdicts[f.text] = str(verdict)
-            self.record.verified(f.text, verdict.equivalent, str(verdict), took)
+            kept, text = verdict.equivalent, str(verdict)
+            if kept and not verdict.storage_fit and f.seconds >= self.unfit_bar:
+                # as unfit for f16/bf16 storage as the program: the infinite bar of an
+                # unfit program is for candidates that are finite where it is not
+                kept = False
+                text = (
+                    f"{text}; but it overflows its f16/bf16 storage where the program's "
+                    "float64 result fits, as the program does, and is not faster than it"
+                )
+            self.verified[f.text] = kept
+            self.verdicts[f.text] = text
+            self.record.verified(f.text, kept, text, took)
         return self.verified[f.text]
 
     def _rejected(self) -> int:
@@ -290,6 +304,8 @@ class Search:
         deadline = start + self.options.time_budget
         self.deadline = deadline
         baseline = program_cost(self.program, self.options.target).seconds
+        if self.unfit_bar == math.inf:
+            self.unfit_bar = baseline
         # the report compares what is found with the bar it had to beat (the normalized
         # program's search: the cost of the program it came from)
         shown = baseline if self.to_beat is None or self.to_beat == math.inf else self.to_beat
@@ -404,6 +420,7 @@ class Search:
             record=record,
             stop=self.stop,
             to_beat=to_beat,
+            unfit_bar=self.unfit_bar,
         ).run()
         self.stats = dict(inner.stats)
         self.remarks.extend(inner.remarks)

@@ -49,3 +49,49 @@ def test_what_overflows_f16_on_normal_inputs_is_still_rejected() -> None:
     verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
     reason = verifier.storage_check(build(_squares_first))
     assert reason is not None and "not finite" in reason
+
+
+A, WA = (16, 512), (512, 64)
+
+
+def _fourth_power_norm(b: KernelBuilder) -> None:
+    # a^4 of N(0, 1) products over 512 overflows f16 where it is stored between kernels,
+    # as PyTorch stores it; the norm's result fits f16 wherever it is finite
+    x, w = b.input(A, "f16"), b.input(WA, "f16")
+    a = b.matmul(x, w)
+    b.output(b.rms_norm(b.square(b.square(a))))
+
+
+def _scaled_fourth_power_norm(b: KernelBuilder) -> None:
+    # the same values (the norm does not see a scale): (4 a)^4 overflows at a quarter of a
+    x, w = b.input(A, "f16"), b.input(WA, "f16")
+    a = b.mul_scalar(b.matmul(x, w), 4.0)
+    b.output(b.rms_norm(b.square(b.square(a))))
+
+
+def test_a_candidate_as_finite_as_a_program_that_overflows_its_storage_is_equivalent() -> None:
+    # a matmul chain whose f16 intermediate overflows on the check's inputs, as an MLP's does
+    # at hidden 4096: the program itself, and what computes it the same way, are not
+    # numerically unstable rewrites of it
+    program = build(_fourth_power_norm)
+    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+    assert verifier.storage_check(program) is not None
+    assert not verifier.reference_storage_fit()
+    verdict = verifier.verify(build(_fourth_power_norm))
+    assert verdict.equivalent, verdict
+    assert not verdict.storage_fit
+
+
+def test_a_candidate_that_overflows_where_the_program_does_not_is_still_rejected() -> None:
+    program = build(_fourth_power_norm)
+    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+    verdict = verifier.verify(build(_scaled_fourth_power_norm))
+    assert not verdict.equivalent
+    assert "the program's own stored result is finite" in str(verdict), verdict
+
+
+def test_a_candidate_of_a_program_finite_in_storage_is_storage_fit() -> None:
+    program = build(_program)
+    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+    verdict = verifier.verify(build(_gain_first))
+    assert verdict.equivalent and verdict.storage_fit
