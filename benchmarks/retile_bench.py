@@ -6,7 +6,7 @@ takes for a batch size or sequence length it has not seen.
 
 For each μGraph of benchmarks/found (default: all; NAME is a file stem such as gqa_b1), the
 program is exported from its PyTorch function (benchmarks/torch_programs.py) at other
-shapes of its family, the μGraph re-tiled for them (`mirage.torch.retile.retile`) and
+shapes of its family, the μGraph re-tiled for them (`mirage.passes.superoptimize.family.retile`) and
 verified against the new program by the search's verifier. One row per new shape: the
 seconds of each step and the verdict. The issue's target is at most 5 s a shape on the
 2-core development machine.
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from mirage.dialects.hardware import SM_90
     from mirage.passes.equivalence.verifier import Verifier
-    from mirage.torch.retile import family_key, retile
+    from mirage.passes.superoptimize.family import family_key, retile
 
     stems = args.names or sorted(p.stem for p in (HERE / "found").glob("*.mlir"))
     rows: list[dict[str, Any]] = []

@@ -4,7 +4,7 @@ family, or searched, in that order.
 Search results are the `superoptimize` pass's own cache (`results_cache.py`: keyed by the
 program, which holds its shapes and element types, the options and the target), so
 `mirage-opt -p 'superoptimize{cache=DIR}'` and the backend share answers. Beside it,
-`<cache>/torch/families/` lists, per shape family (`retile.family_key`), the result keys
+`<cache>/torch/families/` lists, per shape family (`family.family_key`), the result keys
 of the members searched, so a second process finds the family too.
 """
 
@@ -22,10 +22,10 @@ from pathlib import Path
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.equivalence.verifier import Verifier, VerifierOptions
 from mirage.passes.superoptimize.cost import program_cost
+from mirage.passes.superoptimize.family import family_key, retile
 from mirage.passes.superoptimize.module_pass import SEARCH_TARGETS, SuperoptimizePass
 from mirage.passes.superoptimize.results_cache import CachedEntry, ResultsCache, cache_key
 from mirage.torch.options import BackendOptions
-from mirage.torch.retile import family_key, retile
 
 log = logging.getLogger("mirage.torch")
 

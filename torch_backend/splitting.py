@@ -7,7 +7,7 @@ keep the graph acyclic; each subgraph becomes a submodule, is imported as a whol
 its μGraph (`searching.py`) and is replaced by a call of that μGraph's runner. Whatever
 is not expressible, or fails on the way, stays in the graph as PyTorch runs it. Another
 shape of a subgraph already imported is not imported again: its program follows from the
-first by the dialect's shape rules (`retile.reshape_program`), where its ops allow.
+first by the dialect's shape rules (`family.reshape_program`), where its ops allow.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from torch.fx.passes.utils.fuser_utils import fuse_by_partitions, validate_parti
 from mirage.dialects.opkinds import LAYOUT_OPS
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, TensorType
+from mirage.passes.superoptimize.family import reshape_program
 from mirage.tools.from_torch import import_module
 from mirage.torch.capability import DTYPES, Answer, Capability, tensor_meta
 from mirage.torch.options import BackendOptions
-from mirage.torch.retile import reshape_program
 from mirage.torch.searching import Searcher
 
 log = logging.getLogger("mirage.torch")

@@ -37,6 +37,11 @@ class Pending(Generic[V]):
     a: V
     b: V
     shape: tuple[int, ...]
+    dtype: str | None = None
+    """The dtype the product is stored in, once cast (`ContractingDomain.cast`): applied
+    when it is computed, so that a kernel's f16 result is rounded (and overflows) as the
+    device stores it. A sum over a batch axis of the product does not round the partial
+    products, as a device's accumulator does not."""
 
 
 class ContractingDomain(Domain["V | Pending[V]"], Generic[V]):
@@ -84,7 +89,10 @@ class ContractingDomain(Domain["V | Pending[V]"], Generic[V]):
     def force(self, value: V | Pending[V]) -> V:
         pending = self._pending(value)
         if pending is not None:
-            return folded_matmul(self.inner, pending.a, pending.b, self._matmul)
+            product = folded_matmul(self.inner, pending.a, pending.b, self._matmul)
+            if pending.dtype is not None:
+                return self.inner.cast(product, pending.dtype)
+            return product
         return cast(V, value)
 
     def from_array(self, array: Array) -> V:
@@ -125,8 +133,9 @@ class ContractingDomain(Domain["V | Pending[V]"], Generic[V]):
         return self.inner.concat([self.force(v) for v in values], axis)
 
     def cast(self, value: V | Pending[V], dtype: str) -> V | Pending[V]:
-        if self._pending(value) is not None:
-            return value
+        pending = self._pending(value)
+        if pending is not None:
+            return Pending(pending.a, pending.b, pending.shape, dtype)
         return self.inner.cast(cast(V, value), dtype)
 
     def _contract(self, value: Pending[V], axis: int) -> V:

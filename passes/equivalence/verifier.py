@@ -562,8 +562,7 @@ class Verifier:
             if bad is not None:
                 output, index = bad
                 where = (
-                    "where the float64 result fits and the program's own stored result "
-                    "is finite"
+                    "where the float64 result fits and the program's own stored result is finite"
                     if as_reference
                     else f"where the float64 result fits {dtypes[output]}"
                 )

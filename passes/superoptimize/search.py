@@ -26,6 +26,12 @@ from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
+from mirage.passes.superoptimize.family import (
+    PROXY_ELEMENTS,
+    program_elements,
+    proxy_member,
+    retile,
+)
 from mirage.passes.superoptimize.fusion import fuse_program
 from mirage.passes.superoptimize.inline import inline_producers
 from mirage.passes.superoptimize.inplace import fold_layout_ops
@@ -70,6 +76,13 @@ about that much); the time goes to the segments after it."""
 MAX_SEED_OPS = 200
 """The program fused whole is a seed only up to this many ops: one launch of more block
 ops fits no shared memory, and its parallelizations are walked op by op."""
+PROXY_SHARE = 0.6
+"""The part of what is left of the budget that the search of a small member of the
+program's family may use (`SearchOptions.proxy_elements`); the rest verifies what it finds
+at the program's own shapes, where one verification takes tens of seconds."""
+PROXY_KEEP = 8
+"""Verified candidates the small member's search keeps: the cheapest at its shapes need
+not be the cheapest at the program's, where they are ranked again."""
 NORMALIZED_SHARE = 0.9
 """The part of the budget the normalized program's search may use at most; the rest
 verifies what it finds, restored, against the program as it was (more where one
@@ -98,6 +111,10 @@ class SearchOptions:
     normalize: bool = True
     """Search the program with its layout ops and constants normalized away
     (`normalize.py`) and restore what is found; off, the program as it is."""
+    proxy_elements: int = PROXY_ELEMENTS
+    """A program whose tensors hold more elements is searched at a small member of its
+    shape family, and what is found carried back to its shapes and verified there
+    (`family.proxy_member`); 0: every program at its own shapes."""
 
 
 @dataclass(frozen=True)
@@ -212,6 +229,8 @@ class Search:
         verification of `keep` candidates."""
         self.deadline = math.inf
         """The end of the time budget: verifications still running then are stopped."""
+        self.started = 0.0
+        """When `run` began."""
         self.unverified = 0
         """Candidates whose verification the deadline or Ctrl-C stopped."""
         self.record = record if record is not None else SearchRecord()
@@ -303,6 +322,7 @@ class Search:
         start = time.time()
         deadline = start + self.options.time_budget
         self.deadline = deadline
+        self.started = start
         baseline = program_cost(self.program, self.options.target).seconds
         if self.unfit_bar == math.inf:
             self.unfit_bar = baseline
@@ -319,7 +339,10 @@ class Search:
             return SearchResult([], baseline, {}, True, elapsed, remarks=self.remarks)
         to_beat = self._bar(baseline)
         if normalized is not None:
-            return self._run_normalized(normalized, start, to_beat)
+            return self._run_normalized(normalized, to_beat)
+        proxy = self._proxy(self.program)
+        if proxy is not None:
+            return self._run_inner(self.program, proxy, lambda g: g, to_beat, "")
         if self.options.seed_with_program:
             self._seed()
             self._seed_with_segments(start + self.options.time_budget * SEGMENT_SHARE)
@@ -389,57 +412,117 @@ class Search:
             )
         return out
 
-    def _run_normalized(self, norm: Normalized, start: float, to_beat: float) -> SearchResult:
+    def _proxy(self, program: Graph) -> Graph | None:
+        """The small member of `program`'s family to search instead of it, where it is
+        large enough to want one (`SearchOptions.proxy_elements`) and has one."""
+        limit = self.options.proxy_elements
+        if limit <= 0 or program_elements(program) <= limit:
+            return None
+        return proxy_member(program)
+
+    def _run_normalized(self, norm: Normalized, to_beat: float) -> SearchResult:
         """The search of the normalized program, cut by what the program itself costs
         (`to_beat`); what it finds, restored onto the program's own arguments and outputs,
         verified against the program itself."""
         assert self.options.target is not None
+        target = self.options.target
         # The normalized program itself, restored: its plain ops that read a view become
         # launches that read it in place. Verified first (at realistic shapes a
         # verification takes seconds), so that even where the search finds nothing fused no
         # transpose kernel over a weight runs on every call. It does not bound the search:
         # the model may misjudge a strided read, and what is found is ranked beside it.
-        as_is = self._priced(norm.restore(norm.program, self.options.target))
+        as_is = self._priced(norm.restore(norm.program, target))
         if as_is is not None and as_is.seconds < to_beat:
             self._add(as_is, "normalized program")
             self._verify(as_is)
-        # what is left, less the time to verify what the inner search finds against the
-        # program (two verifications as long as the longest so far, at least the share)
-        left = max(0.0, self.deadline - time.time())
-        reserve = min(left / 2, max(left * (1 - NORMALIZED_SHARE), 2 * self.verify_seconds))
-        budget = left - reserve
-        record = SearchRecord(f"{self.record.name}[normalized]")
-        inner = Search(
+        return self._run_inner(
             norm.program,
-            replace(self.options, time_budget=budget, normalize=False, profile=False),
+            self._proxy(norm.program),
+            lambda g: norm.restore(g, target),
+            to_beat,
+            "normalized",
+        )
+
+    def _run_inner(
+        self,
+        program: Graph,
+        proxy: Graph | None,
+        restore: Callable[[Graph], Graph],
+        to_beat: float,
+        source: str,
+    ) -> SearchResult:
+        """The search of `program` (the normalized program, or the program itself), or of
+        its small member `proxy` in its stead, cut by what the program itself costs
+        (`to_beat`); what it finds, carried back to `program`'s shapes where it searched
+        the proxy, restored onto the program's own arguments and outputs (`restore`), and
+        verified against the program itself."""
+        assert self.options.target is not None
+        target = self.options.target
+        start = self.started
+        # what is left, less the time to verify what the inner search finds against the
+        # program (two verifications as long as the longest so far, at least the share; a
+        # search at a small member leaves more, as no verification at the program's own
+        # shapes has told yet how long one takes)
+        left = max(0.0, self.deadline - time.time())
+        share = PROXY_SHARE if proxy is not None else NORMALIZED_SHARE
+        reserve = min(left / 2, max(left * (1 - share), 2 * self.verify_seconds))
+        budget = left - reserve
+        label = "[normalized]" if source else ""
+        if proxy is not None:
+            label += "[small member]"
+        record = SearchRecord(f"{self.record.name}{label}")
+        options = replace(
+            self.options,
+            time_budget=budget,
+            normalize=False,
+            profile=False,
+            proxy_elements=0,
+            keep=max(self.options.keep, PROXY_KEEP) if proxy is not None else self.options.keep,
+        )
+        searched = proxy if proxy is not None else program
+        inner = Search(
+            searched,
+            options,
             self.job.make_pruner,
-            self.make_verifier(norm.program),
+            self.make_verifier(searched),
             executor=self.executor,
             progress=self.progress_stream,
             make_verifier=self.make_verifier,
             record=record,
             stop=self.stop,
-            to_beat=to_beat,
-            unfit_bar=self.unfit_bar,
+            # a small member's search has the bars of its own shapes
+            to_beat=None if proxy is not None else to_beat,
+            unfit_bar=None if proxy is not None else self.unfit_bar,
         ).run()
         self.stats = dict(inner.stats)
         self.remarks.extend(inner.remarks)
-        # the report shows the normalized search as one segment spanning the whole program
+        carried = 0
+        for r in inner.ranked:
+            graph = r.graph if proxy is None else retile(r.graph, program, target)
+            if graph is None:
+                continue
+            carried += 1
+            restored = restore(graph)
+            for graph, how in (
+                (restored, source),
+                (fold_layout_ops(restored), f"{source}, folded" if source else "folded"),
+            ):
+                found = self._priced(graph)
+                if found is not None:
+                    self._add(found, how or "small member")
+        if proxy is not None:
+            shapes = ", ".join(str(t) for t in proxy.args)
+            self.remarks.append(
+                f"searched at a small member of its shape family ({shapes}); "
+                f"{carried} of {len(inner.ranked)} verified μGraphs carried back to its shapes"
+            )
+        # the report shows the inner search as one segment spanning the whole program
         whole = Segment(
             0,
             len(self.program.ops),
             tuple(range(len(self.program.args))),
             tuple(dict.fromkeys(self.program.outputs)),
         )
-        for r in inner.ranked:
-            restored = norm.restore(r.graph, self.options.target)
-            for graph, source in (
-                (restored, "normalized"),
-                (fold_layout_ops(restored), "normalized, folded"),
-            ):
-                found = self._priced(graph)
-                if found is not None:
-                    self._add(found, source)
         out = self._ranked()
         self.record.segment(whole, bool(out) and out[0].seconds < to_beat, record)
         elapsed = time.time() - start

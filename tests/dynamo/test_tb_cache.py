@@ -22,7 +22,7 @@ from dynamo.tb_helpers import NormLinear, compiled, rand  # noqa: E402
 from mirage.dialects.hardware import SM_90  # noqa: E402
 from mirage.dialects.ugraph.from_ir import graph_from_func  # noqa: E402
 from mirage.passes.equivalence.verifier import Verifier  # noqa: E402
-from mirage.torch.retile import family_key, retile  # noqa: E402
+from mirage.passes.superoptimize.family import family_key, retile  # noqa: E402
 
 HERE = Path(__file__).parent
 FOUND = HERE.parents[1] / "benchmarks" / "found"

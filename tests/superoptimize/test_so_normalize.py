@@ -385,7 +385,7 @@ def test_a_launch_reading_a_transposed_weight_retiles_to_other_shapes(m: int, n:
     # what a shape family does with a restored linear: new extents, the view carried over
     # (the same view for the same weight, the same permutation for another weight's shape)
     from mirage.passes.equivalence.verifier import Verifier
-    from mirage.torch.retile import retile
+    from mirage.passes.superoptimize.family import retile
 
     norm = normalize(_graph(LONE_LINEAR))
     assert norm is not None

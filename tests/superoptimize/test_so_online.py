@@ -125,16 +125,19 @@ def test_online_form_is_finite_in_f16_where_plain_exp_overflows() -> None:
 def test_f16_storage_check_rejects_what_overflows_between_kernels() -> None:
     # qknorm as the benchmark writes it (no max): the
     # program's own exp overflows f16 (on the slices of N(0, 1) inputs, where the scores reach
-    # about 22); the online form passes the same check
+    # about 22); the online form passes the same check. The program, as its own candidate,
+    # is only as finite as itself: the search takes such a candidate only where it is
+    # faster (`Search.unfit_bar`)
     shapes = ((2, 16, 64), (2, 64, 256), (2, 256, 64))
     program = graph_from_func(only_func(benchmark_program("qknorm", shapes)))
     verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
-    rejected = verifier.verify(program)
-    assert not rejected.equivalent and "stored in their dtypes" in rejected.reason
+    assert verifier.storage_check(program) is not None
+    itself = verifier.verify(program)
+    assert itself.equivalent and not itself.storage_fit
     found = _online(program)
     _walks_keys_with_rescale(found, loop=None)
     verdict = verifier.verify(found)
-    assert verdict.equivalent, verdict
+    assert verdict.equivalent and verdict.storage_fit, verdict
     # without the storage check the program stands as its own candidate; in f32 nothing
     # is narrowed, so it stands with the check too
     assert Verifier(program).verify(program).equivalent
