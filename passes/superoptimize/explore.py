@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.superoptimize.cost import program_cost
+from mirage.passes.superoptimize.family import retile
 from mirage.passes.superoptimize.fusion import fuse_program
 from mirage.passes.superoptimize.interfaces import PruneCheck
 from mirage.passes.superoptimize.kernelgen import KernelNode, Move, SearchLimits, SearchSpace
@@ -32,6 +33,10 @@ class Job:
     make_pruner: Callable[[Graph], PruneCheck]
     bound: float = float("inf")
     """Seconds that a candidate must beat (the program's own, or a known candidate's)."""
+    carry: Graph | None = None
+    """The program at its own shapes where `program` is a small member of its family
+    (`family.proxy_member`): a candidate counts, and bounds the walk, only if it carries
+    back to them (`family.retile`)."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +140,9 @@ class Explorer:
             if graph is None:
                 return
             fused = fuse_program(graph)
+            carry = self.job.carry
+            if carry is not None and retile(fused, carry, self.job.limits.target) is None:
+                return
             seconds = program_cost(fused, self.job.limits.target).seconds
             text = repr(fused)
             # A prefix that cannot beat this candidate needs no exploring: the best

@@ -33,7 +33,9 @@ about 30 s), so at their own shapes a search of two minutes verifies a handful."
 SMALL_EXTENT = 16
 """Extents up to this stay as they are in the small member (heads, LoRA ranks, unit
 dims): they decide which tilings exist."""
-PROXY_STEP = 16
+PROXY_STEP = 32
+"""The small member's larger extents are multiples of this: large enough that the cost
+model still sees tiles, loops and grids of a few blocks, as at the program's shapes."""
 
 
 def family_key(program: Graph) -> str:

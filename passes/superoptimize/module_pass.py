@@ -14,7 +14,9 @@ directory: what each search did, as report.json and the page report.html; the se
 even where the results cache knows the answer, so that there is something to report),
 `executor` (where the units run: `local`, the process pool, or a Dask cluster,
 `cluster.py`), `normalize` (search the program with its reshapes, transposes and constants
-normalized away, `normalize.py`; default true).
+normalized away, `normalize.py`; default true), `proxy-elements` (a program whose tensors
+hold more elements is searched at a small member of its shape family and what is found
+verified at its own shapes, `family.py`; 0: never).
 
 A cached μGraph is verified against the function before it replaces it: the cache is a
 shortcut, never trusted. The first Ctrl-C stops the search of every function and keeps the
@@ -49,6 +51,7 @@ from mirage.passes.equivalence.verifier import (
 from mirage.passes.pictures.report_page import write_report
 from mirage.passes.pruning import Pruner
 from mirage.passes.superoptimize.cluster import ClusterError, parse_executor, unit_executor
+from mirage.passes.superoptimize.family import PROXY_ELEMENTS
 from mirage.passes.superoptimize.interrupt import StopFlag, first_sigint_stops
 from mirage.passes.superoptimize.profile import GpuProfiler, ProfileError
 from mirage.passes.superoptimize.results_cache import CachedEntry, ResultsCache, cache_key
@@ -100,6 +103,7 @@ class SuperoptimizePass(ModulePass):
     report: str = ""
     executor: str = "local"
     normalize: bool = True
+    proxy_elements: int = PROXY_ELEMENTS
 
     def _check(self) -> None:
         # Names as users type them in `superoptimize{...}`.
@@ -115,6 +119,7 @@ class SuperoptimizePass(ModulePass):
             ("workers", self.workers, 1),
             ("seed", self.seed, 0),
             ("keep", self.keep, 1),
+            ("proxy-elements", self.proxy_elements, 0),
         ):
             if value < least:
                 raise PassFailedException(
@@ -136,6 +141,7 @@ class SuperoptimizePass(ModulePass):
             keep=self.keep,
             profile=self.profile,
             normalize=self.normalize,
+            proxy_elements=self.proxy_elements,
         )
 
     def _key_options(self) -> dict[str, object]:
@@ -149,6 +155,7 @@ class SuperoptimizePass(ModulePass):
             "keep": self.keep,
             "profile": self.profile,
             "normalize": self.normalize,
+            "proxy_elements": self.proxy_elements,
         }
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -405,10 +405,11 @@ _memo: dict[tuple[object, ...], list[Parallelized]] = {}
 def reparallelize(
     op: Op, operand_types: Sequence[TensorType], target: Target
 ) -> Parallelized | None:
-    """A found graph op parallelized the same way (its imaps, forloop dims and omaps) for
-    operands of other shapes: the cheapest grid and loop extents that fit, the extents of
-    grid dims that leave partial results kept (what combines the partials is built for
-    that many). None where the pattern does not apply to the new shapes or nothing fits."""
+    """A found graph op parallelized the same way (its imaps, forloop dims and omaps; a
+    loop over dims it kept whole, where it had none) for operands of other shapes: the
+    cheapest grid and loop extents that fit, the extents of grid dims that leave partial
+    results kept (what combines the partials is built for that many). None where the
+    pattern does not apply to the new shapes or nothing fits."""
     body = op.body
     assert body is not None
     inputs = [bop for bop in body.ops if bop.kind in INPUTS]
@@ -427,12 +428,33 @@ def reparallelize(
     structure = instantiate(op, whole, operand_types, (1, 1, 1), 1, BLOCK_SIZES[0])
     if structure is None or structure.body is None:
         return None
-    same = [
-        p for p in patterns(structure.body) if (p.imaps, p.fdims, p.omaps) == (imaps, fdims, omaps)
-    ]
-    if not same:
-        return None
-    pattern = same[0]
+    found = patterns(structure.body)
+    same = [p for p in found if (p.imaps, p.fdims, p.omaps) == (imaps, fdims, omaps)]
+    if op.int_attr("forloop_range") == 1:
+        # Without a loop at the old shapes, the same maps with a loop over dims the old
+        # ones left whole: at small shapes a whole contraction fits one block, at large
+        # ones the block walks it (the body's accumulators were there all along).
+        same += [
+            p
+            for p in found
+            if (p.imaps, p.omaps) == (imaps, omaps)
+            and p.fdims != fdims
+            and all(old in (-1, new) for old, new in zip(fdims, p.fdims, strict=True))
+        ]
+    best: Parallelized | None = None
+    for pattern in same:
+        found_here = _cheapest(op, structure.body, pattern, operand_types, target)
+        if found_here is not None and (best is None or _better(found_here, best)):
+            best = found_here
+    return best
+
+
+def _cheapest(
+    op: Op, body: Graph, pattern: Pattern, operand_types: Sequence[TensorType], target: Target
+) -> Parallelized | None:
+    """`op` parallelized by `pattern` at the cheapest grid, loop and block extents that
+    fit `operand_types` (`body`: its structure at them), the extents of grid dims that
+    leave partial results kept."""
     grid = op.ints_attr("grid")
     options: list[list[int]] = []
     for p in range(4):
@@ -442,7 +464,7 @@ def reparallelize(
         elif p in pattern.partial_grid:
             options.append([grid[p]])
         else:
-            options.append(_options(_cut_extents(structure.body, pattern, p), False, p == LOOP))
+            options.append(_options(_cut_extents(body, pattern, p), False, p == LOOP))
     best: Parallelized | None = None
     for gx, gy, gz, loops in itertools.product(*options):
         if gx * gy * gz > MAX_BLOCKS:

@@ -80,6 +80,10 @@ PROXY_SHARE = 0.6
 """The part of what is left of the budget that the search of a small member of the
 program's family may use (`SearchOptions.proxy_elements`); the rest verifies what it finds
 at the program's own shapes, where one verification takes tens of seconds."""
+PROXY_VERIFY_SHARE = 0.05
+"""A program one of whose verifications (the normalized program's, restored) took more
+than this part of the budget is searched at a small member of its family: at its own
+shapes the search would verify fewer than about twenty candidates."""
 PROXY_KEEP = 8
 """Verified candidates the small member's search keeps: the cheapest at its shapes need
 not be the cheapest at the program's, where they are ranked again."""
@@ -190,6 +194,7 @@ class Search:
         stop: StopFlag | None = None,
         to_beat: float | None = None,
         unfit_bar: float | None = None,
+        carry: Graph | None = None,
     ) -> None:
         assert options.target is not None
         self.to_beat = to_beat
@@ -212,6 +217,7 @@ class Search:
             ),
             options.keep,
             make_pruner,
+            carry=carry,
         )
         self.verifier = verifier
         self.profiler = profiler
@@ -239,6 +245,8 @@ class Search:
     # --- verification --------------------------------------------------------------
 
     def _verify(self, f: Found) -> bool:
+        if f.text not in self.found:
+            return False  # not taken (`_add`): it does not carry back to large shapes
         if f.text not in self.verified:
             began = time.time()
             verdict = self.verifier.verify(f.graph, self._out_of_time)
@@ -294,6 +302,11 @@ class Search:
             self._verify(f)
 
     def _add(self, f: Found, source: str) -> None:
+        carry = self.job.carry
+        if carry is not None and f.text not in self.found:
+            assert self.options.target is not None
+            if retile(f.graph, carry, self.options.target) is None:
+                return  # a small member's candidate that does not exist at large shapes
         self.found.setdefault(f.text, f)
         self.record.saw(f.text, f.seconds, f.graph, source)
 
@@ -414,9 +427,14 @@ class Search:
 
     def _proxy(self, program: Graph) -> Graph | None:
         """The small member of `program`'s family to search instead of it, where it is
-        large enough to want one (`SearchOptions.proxy_elements`) and has one."""
+        large enough to want one and has one: more elements than
+        `SearchOptions.proxy_elements`, or a verification at its shapes (the longest so
+        far) that takes more than `PROXY_VERIFY_SHARE` of the budget."""
         limit = self.options.proxy_elements
-        if limit <= 0 or program_elements(program) <= limit:
+        if limit <= 0:
+            return None
+        slow = self.verify_seconds > PROXY_VERIFY_SHARE * self.options.time_budget
+        if program_elements(program) <= limit and not slow:
             return None
         return proxy_member(program)
 
@@ -480,11 +498,12 @@ class Search:
             keep=max(self.options.keep, PROXY_KEEP) if proxy is not None else self.options.keep,
         )
         searched = proxy if proxy is not None else program
+        verifier = self.make_verifier(searched)
         inner = Search(
             searched,
             options,
             self.job.make_pruner,
-            self.make_verifier(searched),
+            verifier,
             executor=self.executor,
             progress=self.progress_stream,
             make_verifier=self.make_verifier,
@@ -493,6 +512,7 @@ class Search:
             # a small member's search has the bars of its own shapes
             to_beat=None if proxy is not None else to_beat,
             unfit_bar=None if proxy is not None else self.unfit_bar,
+            carry=program if proxy is not None else None,
         ).run()
         self.stats = dict(inner.stats)
         self.remarks.extend(inner.remarks)
