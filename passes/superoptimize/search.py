@@ -80,10 +80,6 @@ PROXY_SHARE = 0.6
 """The part of what is left of the budget that the search of a small member of the
 program's family may use (`SearchOptions.proxy_elements`); the rest verifies what it finds
 at the program's own shapes, where one verification takes tens of seconds."""
-PROXY_VERIFY_SHARE = 0.05
-"""A program one of whose verifications (the normalized program's, restored) took more
-than this part of the budget is searched at a small member of its family: at its own
-shapes the search would verify fewer than about twenty candidates."""
 PROXY_KEEP = 8
 """Verified candidates the small member's search keeps: the cheapest at its shapes need
 not be the cheapest at the program's, where they are ranked again."""
@@ -426,15 +422,10 @@ class Search:
         return out
 
     def _proxy(self, program: Graph) -> Graph | None:
-        """The small member of `program`'s family to search instead of it, where it is
-        large enough to want one and has one: more elements than
-        `SearchOptions.proxy_elements`, or a verification at its shapes (the longest so
-        far) that takes more than `PROXY_VERIFY_SHARE` of the budget."""
+        """The small member of `program`'s family to search instead of it, where it has
+        more elements than `SearchOptions.proxy_elements` and has one."""
         limit = self.options.proxy_elements
-        if limit <= 0:
-            return None
-        slow = self.verify_seconds > PROXY_VERIFY_SHARE * self.options.time_budget
-        if program_elements(program) <= limit and not slow:
+        if limit <= 0 or program_elements(program) <= limit:
             return None
         return proxy_member(program)
 

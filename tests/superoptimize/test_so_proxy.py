@@ -130,12 +130,3 @@ def test_a_small_members_candidate_that_does_not_carry_back_is_not_found() -> No
     for r in carried.ranked:
         assert retile(r.graph, large, SM_90) is not None  # type: ignore[arg-type]
 
-
-def test_a_program_whose_verification_takes_a_twentieth_of_the_budget_gets_a_small_member() -> None:
-    program = build(_norm_linear)
-    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
-    options = SearchOptions(time_budget=120.0, workers=1, target=SM_90)
-    search = Search(program, options, PrunerFactory(None), verifier)
-    assert search._proxy(program) is None  # pyright: ignore[reportPrivateUsage]
-    search.verify_seconds = 7.0  # the normalized program's verification, say
-    assert search._proxy(program) == proxy_member(program)  # pyright: ignore[reportPrivateUsage]
