@@ -129,4 +129,3 @@ def test_a_small_members_candidate_that_does_not_carry_back_is_not_found() -> No
 
     for r in carried.ranked:
         assert retile(r.graph, large, SM_90) is not None  # type: ignore[arg-type]
-
