@@ -95,3 +95,15 @@ def test_a_candidate_of_a_program_finite_in_storage_is_storage_fit() -> None:
     verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
     verdict = verifier.verify(build(_gain_first))
     assert verdict.equivalent and verdict.storage_fit
+
+
+def test_a_value_at_the_edge_of_f16_that_a_reordered_sum_overflows_is_no_instability() -> None:
+    import numpy as np
+
+    from mirage.passes.equivalence.stability import FloatSample, storage_overflow
+
+    edge = np.array([[-65440.0, 3.0]])
+    sample = FloatSample(0, [], [edge], [edge], reference_stored=[edge])
+    reordered = np.array([[-np.inf, 3.0]])
+    assert storage_overflow(sample, [reordered], ["f16"], as_reference=True) is None
+    assert storage_overflow(sample, [np.array([[1.0, np.inf]])], ["f16"], True) == (0, (0, 1))

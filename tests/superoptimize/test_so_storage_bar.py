@@ -35,9 +35,12 @@ def _search() -> tuple[Search, float]:
 def test_a_candidate_as_unfit_as_the_program_is_kept_only_where_it_is_faster() -> None:
     search, cost = _search()
     same = build(_fourth_power_norm)
-    assert not search._verify(Found(cost * 2, "slower", same))  # pyright: ignore[reportPrivateUsage]
+    slower, faster = Found(cost * 2, "slower", same), Found(cost / 2, "faster", same)
+    for f in (slower, faster):
+        search._add(f, "test")  # pyright: ignore[reportPrivateUsage]
+    assert not search._verify(slower)  # pyright: ignore[reportPrivateUsage]
     assert "not faster than it" in search.verdicts["slower"]
-    assert search._verify(Found(cost / 2, "faster", same))  # pyright: ignore[reportPrivateUsage]
+    assert search._verify(faster)  # pyright: ignore[reportPrivateUsage]
 
 
 def test_the_search_of_an_unfit_program_keeps_its_cost_as_the_bar_of_unfit_candidates() -> None:
