@@ -255,8 +255,6 @@ class ReferenceFingerprint:
         self._attempt = 0
         self._float: list[FloatSample] | None = None
         self._storage: list[FloatSample] | None = None
-        self.storage_fit: bool | None = None
-        """`Verifier.reference_storage_fit`, once asked."""
         self._sliced: ReferenceFingerprint | None = None
         self.f32 = ContractingDomain(FloatDomain(np.float32), array_identity)
         """The float32 domain of the stability check (with the float samples' products)."""
@@ -538,11 +536,17 @@ class Verifier:
         return self._storage_runs(candidate, True)
 
     def reference_storage_fit(self) -> bool:
-        """The reference is finite with narrow storage wherever its float64 result fits."""
+        """The reference is finite with narrow storage wherever its float64 result fits
+        (judged on its own stored results, which the comparison with it needs anyway)."""
         fp = self.fingerprint
-        if fp.storage_fit is None:
-            fp.storage_fit = self.storage_check(fp.graph) is None
-        return fp.storage_fit
+        if not fp.narrow or self.options.stability is None or not self.options.stability.storage:
+            return True
+        dtypes = [t.dtype for t in fp.graph.output_types]
+        return all(
+            s.reference_stored is not None
+            and storage_overflow(s, s.reference_stored, dtypes) is None
+            for s in fp.storage_samples(with_reference=True)
+        )
 
     def _storage_runs(self, candidate: Graph, as_reference: bool) -> tuple[str | None, bool]:
         """(Why the candidate overflows, per `storage_overflow(..., as_reference)`, or
