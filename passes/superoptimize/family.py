@@ -28,8 +28,8 @@ from mirage.passes.superoptimize.parallelize import reparallelize
 PROXY_ELEMENTS = 1 << 27
 """Programs whose tensors (arguments and op results) hold more elements than this are
 searched at a small member of their family (`proxy_member`): one verification of a fused
-candidate at this size takes tens of seconds on one core (an f16 SwiGLU MLP at hidden 4096:
-about 30 s), so at their own shapes a search of two minutes verifies a handful."""
+candidate at this size takes tens of seconds on one core, so at their own shapes a search
+of two minutes verifies a handful."""
 SMALL_EXTENT = 16
 """Extents up to this stay as they are in the small member (heads, LoRA ranks, unit
 dims): they decide which tilings exist."""
