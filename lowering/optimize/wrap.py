@@ -51,8 +51,7 @@ def _divisor_at_most(n: int, limit: int) -> int:
     return best
 
 
-def _grid_for(shape: tuple[int, ...], dims: list[int], elements: int) -> dict[int, int]:
-    """Parts for up to three of `dims` (innermost first) so tiles hold about `elements`."""
+def _greedy_parts(shape: tuple[int, ...], dims: list[int], elements: int) -> dict[int, int]:
     want = max(1, math.prod(shape) // elements)
     parts: dict[int, int] = {}
     for d in dims:
@@ -63,6 +62,19 @@ def _grid_for(shape: tuple[int, ...], dims: list[int], elements: int) -> dict[in
             parts[d] = p
             want = max(1, want // p)
     return parts
+
+
+def _grid_for(shape: tuple[int, ...], dims: list[int], elements: int) -> dict[int, int]:
+    """Parts for up to three of `dims` so tiles hold about `elements`: in the order given
+    (which says which cuts read memory best), unless the grid's three dims run out on small
+    dims first (a rank-5 head split), then the largest dims first."""
+    preferred = _greedy_parts(shape, dims, elements)
+    largest = _greedy_parts(shape, sorted(dims, key=lambda d: -shape[d]), elements)
+
+    def tile(parts: dict[int, int]) -> int:
+        return math.prod(shape) // math.prod(parts.values() or [1])
+
+    return largest if tile(largest) < tile(preferred) and tile(preferred) > elements else preferred
 
 
 def _maps(parts: dict[int, int]) -> tuple[tuple[int, int, int], list[int]]:

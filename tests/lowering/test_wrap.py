@@ -3,6 +3,7 @@ evaluating both in float64), for every op of the lowering test programs."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 
 from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.from_ir import graph_from_func
-from mirage.lowering.optimize.wrap import UNWRAPPED, wrap_graph
+from mirage.lowering.optimize.wrap import TILE_ELEMENTS, UNWRAPPED, wrap_graph
 from tests.conftest import parse_module
 
 DATA = Path(__file__).parent / "data"
@@ -45,3 +46,25 @@ def test_outputs_get_their_own_buffers() -> None:
     # an output that is an input, and one returned twice, each get a copy kernel
     assert len(set(wrapped.outputs)) == 3
     assert all(o >= len(wrapped.args) for o in wrapped.outputs)
+
+
+def test_rank5_broadcast_tiles_fit_shared_memory() -> None:
+    """A head split as exported (b, kv_heads, 1, s, d) * ones(b, kv_heads, rep, s, d): the
+    three grid dims must not all go to the small outer dims, leaving a whole (s, d) matrix
+    per block, more than shared memory holds."""
+    from mirage.lowering.ptx.compile import compile_function
+
+    module = parse_module(
+        """
+func.func @expand(%k: tensor<2x4x1x1024x128xf16>, %ones: tensor<2x4x4x1024x128xf16>) -> tensor<2x4x4x1024x128xf16> {
+  %0 = kernel.mul %k, %ones : tensor<2x4x1x1024x128xf16>, tensor<2x4x4x1024x128xf16> -> tensor<2x4x4x1024x128xf16>
+  func.return %0 : tensor<2x4x4x1024x128xf16>
+}
+"""
+    )
+    (func,) = module.ops
+    (graph_op,) = wrap_graph(graph_from_func(func)).ops  # type: ignore[arg-type]
+    assert graph_op.body is not None
+    tiles = [math.prod(op.results[0].shape) for op in graph_op.body.ops if op.kind == "input"]
+    assert max(tiles) <= 4 * TILE_ELEMENTS
+    compile_function(func, "sm_90a")  # type: ignore[arg-type]
