@@ -127,10 +127,14 @@ def _asm_effect(text: str, constraints: str) -> Rule:
 
 
 def _bar_sync(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
+    """An intrinsic, not inline PTX: LLVM knows the intrinsic is convergent, so it never
+    duplicates the barrier into divergent branches (as it did with inline `bar.sync`, tail-
+    duplicating it into both arms of a `tid == 0` branch: different `bar.sync` instructions
+    within one warp, which hangs the block)."""
     assert isinstance(op, nvvm.BarrierSyncOp)
-    text = f"bar.sync {op.barrier_id.value.data}, {op.threads.value.data};"
-    asm = llvm.InlineAsmOp(text, "~{memory}", [], None, has_side_effects=True)
-    return [asm], []
+    bid, threads = _const(op.barrier_id.value.data), _const(op.threads.value.data)
+    call = _call("llvm.nvvm.barrier.cta.sync.aligned.count", [bid.result, threads.result], None)
+    return [bid, threads, call], []
 
 
 def _tied(count: int) -> str:

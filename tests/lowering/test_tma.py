@@ -374,3 +374,22 @@ def test_swizzle_on_a_tile_is_checked() -> None:
         parse_module(
             '"test.op"() {t = #mirage.tile<64x64xf16, offset 0, swizzle 64>} : () -> ()'
         ).verify()
+
+
+def test_consumer_barriers_are_not_duplicated_by_llvm() -> None:
+    """A row reduction streamed by the producer warp combines its partial results under
+    `tid == 0` between consumer barriers. LLVM must see those barriers as convergent: as
+    inline PTX it tail-duplicated one into both arms of the branch, two different bar.sync
+    instructions within one warp, and the block hung on the GPU."""
+    import re
+
+    from mirage.lowering.ptx.emit import llvm_ir
+
+    module = parse_module(TMA.read_text())
+    ir = llvm_ir(module, "sm_90a")
+    # the intrinsic (convergent to LLVM), never inline PTX (which LLVM may duplicate)
+    assert 'call void @"llvm.nvvm.barrier.cta.sync.aligned.count"(i32 1, i32 128)' in ir
+    assert "bar.sync" not in ir
+    ptx = compile_function(get_func(module, "row_max"), "sm_90a").ptx
+    assert "cp.async.bulk.tensor" in ptx  # the producer warp's kernel, with consumer barriers
+    assert re.search(r"bar\.sync\s+1, 128", ptx)

@@ -24,6 +24,7 @@ CASES = [
     (TMA, "stream"),
     (TMA, "stream_wide"),
     (TMA, "running_max"),
+    (TMA, "row_max"),
 ]
 
 

@@ -71,3 +71,10 @@ func.func @stream_retyped(%x: tensor<16x1x4096xf16>, %1: tensor<4096x8192xf16>) 
   }
   func.return %2 : tensor<16x8192xf16>
 }
+
+// A row reduction longer than one tile: the producer warp streams (1, 4096) tiles and
+// the consumers combine partial maxima under tid == 0 between their named barriers.
+func.func @row_max(%x: tensor<96x8192xf16>) -> tensor<96x1xf32> {
+  %0 = kernel.reduce_max %x dim 1 : tensor<96x8192xf16> -> tensor<96x1xf32>
+  func.return %0 : tensor<96x1xf32>
+}
