@@ -54,14 +54,7 @@ def test_rank5_broadcast_tiles_fit_shared_memory() -> None:
     per block, more than shared memory holds."""
     from mirage.lowering.ptx.compile import compile_function
 
-    module = parse_module(
-        """
-func.func @expand(%k: tensor<2x4x1x1024x128xf16>, %ones: tensor<2x4x4x1024x128xf16>) -> tensor<2x4x4x1024x128xf16> {
-  %0 = kernel.mul %k, %ones : tensor<2x4x1x1024x128xf16>, tensor<2x4x4x1024x128xf16> -> tensor<2x4x4x1024x128xf16>
-  func.return %0 : tensor<2x4x4x1024x128xf16>
-}
-"""
-    )
+    module = parse_module((DATA / "wrap_rank5.mlir").read_text())
     (func,) = module.ops
     (graph_op,) = wrap_graph(graph_from_func(func)).ops  # type: ignore[arg-type]
     assert graph_op.body is not None

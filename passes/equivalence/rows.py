@@ -1,0 +1,274 @@
+"""Programs whose rows are independent given shared weights: a test of the first rows is a
+whole test.
+
+`batch.py` takes programs whose every argument is batched along dim 0. A linear layer is not
+one: x (M, K) is cut into rows, the weight (N, K) and the bias are shared by every row. Such a
+program is out = [g(x[i], W) for each row i] for one function g, and a candidate that is cut
+the same way, down to its blocks (every block op computes row r of its tiles from row r of
+its row tiles and whole shared tiles), is [G(x[i], W) for each row i] for the block graph
+G run on tiles of one row. The two are equal exactly when G and g are; a random test of
+both programs cut down to their first rows (fresh random rows and weights) tests exactly
+that, at a fraction of the work. The shared arguments are not cut: they are the same for
+every row, so a test of the first rows is one whole test of the cut programs, not several.
+
+A value is batched (extent B on dim 0, row i computed from row i of the batched operands and
+the shared values) or shared (computed from shared arguments alone). The rules are
+conservative: an op kind not listed, a shared operand that is not broadcast along dim 0 of a
+batched one, a launch whose grid cuts a batched tensor's dim 0 with more than one grid dim,
+walks it with its for-loop, reads or writes it through a view, or cuts a shared tensor by
+the grid dim that walks the rows, makes a program not row-separable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from mirage.dialects.opkinds import (
+    ACCUMULATORS,
+    CONCATS,
+    CONSTANTS,
+    CONTRACTIONS,
+    FUSES,
+    INPUTS,
+    LAUNCHES,
+    NORMS,
+    OUTPUTS,
+    PERMUTES,
+    POINTWISE,
+    REDUCTIONS,
+    RESHAPES,
+    SLICES,
+)
+from mirage.dialects.shapes import REPLICATE
+from mirage.dialects.ugraph.graph import Graph, Op, TensorType
+
+BATCHED, SHARED = "batched", "shared"
+
+
+@dataclass(frozen=True)
+class Rows:
+    """How a program separates into rows."""
+
+    batch: int
+    """B: the extent of dim 0 of the batched arguments and outputs."""
+    batched: frozenset[int]
+    """The arguments cut into rows; the others are shared by every row."""
+    states: tuple[tuple[str, ...], ...]
+    """Per launch (in program order), the state of every value of its block graph."""
+
+
+def row_separable(graph: Graph, batched: frozenset[int] | None = None) -> Rows | None:
+    """How the kernel-level `graph` separates into rows with the arguments `batched` cut
+    (default: the first one that does, of all arguments whose dim 0 has the outputs' extent,
+    or the first argument alone), or None."""
+    if not graph.args or not graph.outputs:
+        return None
+    out0 = [graph.type_of(v).shape for v in graph.outputs]
+    if any(not s for s in out0):
+        return None
+    batch = out0[0][0]
+    if batch < 2 or any(s[0] != batch for s in out0):
+        return None
+    if batched is not None:
+        return _rows(graph, batch, batched)
+    same = frozenset(i for i, t in enumerate(graph.args) if t.shape and t.shape[0] == batch)
+    for choice in (same, *(frozenset({i}) for i in sorted(same))):
+        if choice:
+            found = _rows(graph, batch, choice)
+            if found is not None:
+                return found
+    return None
+
+
+def _rows(graph: Graph, batch: int, batched: frozenset[int]) -> Rows | None:
+    if any(not graph.args[i].shape or graph.args[i].shape[0] != batch for i in batched):
+        return None
+    state: list[str] = [BATCHED if i in batched else SHARED for i in range(len(graph.args))]
+    launches: list[tuple[str, ...]] = []
+    for op, _ in graph.result_ids():
+        ins = [state[v] for v in op.operands]
+        if op.kind in CONSTANTS:
+            # a splat: every row the same, so a constant of B rows is sliced with the rest
+            rows = all(t.shape and t.shape[0] == batch for t in op.results)
+            state.extend([BATCHED if rows else SHARED] * len(op.results))
+            continue
+        if all(s == SHARED for s in ins):
+            if op.kind in LAUNCHES:
+                assert op.body is not None
+                launches.append(tuple(SHARED for _ in range(op.body.num_values)))
+            state.extend([SHARED] * len(op.results))
+            continue
+        shapes = [graph.type_of(v).shape for v in op.operands]
+        if any(not t.shape or t.shape[0] != batch for t in op.results):
+            return None
+        if op.kind in LAUNCHES:
+            inner = _launch_states(op, ins)
+            if inner is None:
+                return None
+            launches.append(inner)
+        elif not _rowwise(op, ins, shapes, batch):
+            return None
+        state.extend([BATCHED] * len(op.results))
+    if any(state[v] != BATCHED for v in graph.outputs):
+        return None
+    return Rows(batch, batched, tuple(launches))
+
+
+def _broadcast(shape: tuple[int, ...], rank: int) -> bool:
+    """A shared operand that every row of a rank-`rank` batched result reads whole."""
+    return not shape or (len(shape) == rank and shape[0] == 1)
+
+
+def _rowwise(op: Op, ins: list[str], shapes: list[tuple[int, ...]], batch: int) -> bool:
+    """Whether the plain kernel op `op` computes row i of its results from row i of its
+    batched operands and the whole of its shared ones."""
+    kind = op.kind
+    rank = len(op.results[0].shape)
+    pairs = list(zip(ins, shapes, strict=True))
+    if not all(s == SHARED or shape[:1] == (batch,) for s, shape in pairs):
+        return False
+    shared_ok = all(s == BATCHED or _broadcast(shape, rank) for s, shape in pairs)
+    if kind in POINTWISE:
+        return shared_ok
+    if kind in FUSES:
+        assert op.body is not None
+        return shared_ok and all(b.kind in POINTWISE for b in op.body.ops)
+    if kind in CONTRACTIONS:
+        (a, b), (sa, sb) = ins, shapes
+        if a == BATCHED and b == BATCHED:
+            return len(sa) >= 3 and len(sb) >= 3  # dim 0 a batch dim of both
+        # x (rows, k) @ W (k, n), or a batched lhs with a weight broadcast over the batch
+        return a == BATCHED and (len(sb) == 2 or sb[0] == 1)
+    if kind in REDUCTIONS or kind in CONCATS:
+        return all(s == BATCHED for s in ins) and 1 <= op.int_attr("dim") < len(shapes[0])
+    if kind in NORMS:  # the last dim; a gain or bias is shared, broadcast over the rows
+        return ins[0] == BATCHED and len(shapes[0]) >= 2 and shared_ok
+    if kind in ACCUMULATORS:  # along the loop, elementwise or over the last dim
+        return shared_ok
+    if kind in PERMUTES:
+        return op.ints_attr("permutation")[0] == 0
+    if kind in SLICES:
+        return op.ints_attr("offsets")[0] == 0
+    return kind in RESHAPES
+
+
+def _launch_states(op: Op, ins: list[str]) -> tuple[str, ...] | None:
+    """The state of every value of the block graph of launch `op` (operand states `ins`),
+    where every block op is row-wise on the block's row tiles, at most one grid dim cuts the
+    rows, the for-loop never walks them, no view reads or writes a row tensor, and the grid
+    dim that cuts the rows cuts no shared input; else None. Every block then computes each
+    row of its tiles from that row and the shared tiles, by the same block graph."""
+    body = op.body
+    assert body is not None
+    args = len(body.args)
+    state = list(ins)
+    cuts: set[int] = set()
+    shared_maps: list[tuple[int, ...]] = []
+    rows: set[int] = set()
+    for bop, _ in body.result_ids():
+        if bop.kind in INPUTS:
+            if bop.operands[0] >= args:
+                return None
+            imap = bop.ints_attr("imap")
+            if state[bop.operands[0]] == SHARED:
+                shared_maps.append(imap)
+                state.append(SHARED)
+                continue
+            if bop.viewed or bop.int_attr("forloop_dim") == 0:
+                return None
+            dmap = imap
+        elif bop.kind in OUTPUTS:
+            if bop.viewed or state[bop.operands[0]] != BATCHED:
+                return None
+            dmap = bop.ints_attr("omap")
+        elif any(v < args for v in bop.operands):
+            return None  # only input iterators may read the launch's device tensors
+        else:
+            ins_b = [state[v] for v in bop.operands]
+            if all(s == SHARED for s in ins_b):
+                state.extend([SHARED] * len(bop.results))
+                continue
+            shapes = [body.type_of(v).shape for v in bop.operands]
+            tile = next(sh[0] for s, sh in zip(ins_b, shapes, strict=True) if s == BATCHED)
+            if any(not t.shape or t.shape[0] != tile for t in bop.results):
+                return None
+            if not _rowwise(bop, ins_b, shapes, tile):
+                return None
+            rows.add(tile)
+            state.extend([BATCHED] * len(bop.results))
+            continue
+        cut = [g for g in range(len(dmap)) if dmap[g] == 0]
+        if len(cut) > 1:
+            return None
+        cuts.update(cut)
+        row_tile = bop.results[0] if bop.kind in INPUTS else body.type_of(bop.operands[0])
+        rows.add(row_tile.shape[0])
+        state.append(BATCHED)
+    if len(cuts) > 1 or len(rows) > 1:
+        return None
+    if cuts and any(m[g] != REPLICATE for m in shared_maps for g in cuts):
+        return None
+    savers = {r for bop, rs in body.result_ids() if bop.kind in OUTPUTS for r in rs}
+    if not all(o in savers for o in body.outputs):
+        return None
+    return tuple(state)
+
+
+def first_rows(graph: Graph, rows: Rows, count: int) -> Graph:
+    """`graph` cut down to the first `count` rows of its row values (`count` < B): each
+    launch runs its row-cutting grid dim once, on row tiles of `count` rows; shared values
+    stay whole."""
+    assert 0 < count < rows.batch
+    batch = rows.batch
+    state = [i in rows.batched for i in range(len(graph.args))]
+    launches = iter(rows.states)
+    ops: list[Op] = []
+    for op, _ in graph.result_ids():
+        inner = next(launches) if op.kind in LAUNCHES else None
+        if op.kind in CONSTANTS:
+            cut = all(t.shape and t.shape[0] == batch for t in op.results)
+        else:
+            cut = any(state[v] for v in op.operands)
+        state.extend([cut] * len(op.results))
+        if not cut:
+            ops.append(op)
+            continue
+        results = tuple(_cut(t, count) for t in op.results)
+        if inner is not None:
+            ops.append(_cut_launch(op, results, inner, count))
+        else:
+            ops.append(replace(op, results=results))
+    args = tuple(_cut(t, count) if i in rows.batched else t for i, t in enumerate(graph.args))
+    return Graph(args, tuple(ops), graph.outputs, graph.loop_end)
+
+
+def _cut(ty: TensorType, count: int) -> TensorType:
+    return TensorType((count, *ty.shape[1:]), ty.dtype)
+
+
+def _cut_launch(op: Op, results: tuple[TensorType, ...], states: Sequence[str], count: int) -> Op:
+    body = op.body
+    assert body is not None
+    grid = op.ints_attr("grid")
+    cut_dims = {
+        g
+        for bop, _ in body.result_ids()
+        if bop.kind in INPUTS | OUTPUTS
+        and (bop.kind in OUTPUTS or states[bop.operands[0]] == BATCHED)
+        for g, d in enumerate(bop.ints_attr("imap" if bop.kind in INPUTS else "omap"))
+        if d == 0
+    }
+    new_grid = tuple(1 if d in cut_dims else e for d, e in enumerate(grid))
+    attrs = tuple((k, new_grid if k == "grid" else v) for k, v in op.attrs)
+    args = tuple(
+        _cut(t, count) if s == BATCHED else t
+        for t, s in zip(body.args, states[: len(body.args)], strict=True)
+    )
+    body_ops: list[Op] = []
+    for bop, ids in body.result_ids():
+        if ids and states[ids[0]] == BATCHED:
+            bop = replace(bop, results=tuple(_cut(t, count) for t in bop.results))
+        body_ops.append(bop)
+    new_body = Graph(args, tuple(body_ops), body.outputs, body.loop_end)
+    return replace(op, results=results, attrs=attrs, body=new_body)

@@ -1,0 +1,142 @@
+"""Row-separable programs with shared weights (`rows.py`): which programs and candidates
+compute each row from that row and the weights, the programs cut down to their first rows,
+and the verifier testing such candidates on one row (verdicts unchanged, wrong candidates
+still caught, counterexamples reproduced on the programs as they are)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import parse_module
+from mirage.dialects.semantics import FloatDomain, evaluate
+from mirage.dialects.ugraph.from_ir import graph_from_func
+from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
+from mirage.passes.equivalence.rows import BATCHED, SHARED, first_rows, row_separable
+from mirage.passes.equivalence.verifier import Verifier, VerifierOptions
+
+
+def _t(*shape: int) -> TensorType:
+    return TensorType(shape, "f32")
+
+
+def _kernel(args: tuple[TensorType, ...], *ops: Op) -> Graph:
+    return Graph(args, ops, (len(args) + len(ops) - 1,))
+
+
+X, W = _t(6, 8), _t(8, 5)
+
+
+@pytest.mark.parametrize(
+    ("args", "op", "batched"),
+    [
+        ((X, W), make_op("matmul", [0, 1], [_t(6, 5)]), {0}),  # x @ W: W shared
+        ((W, _t(5, 6)), make_op("matmul", [0, 1], [_t(8, 6)]), {0}),
+        ((X, _t(1, 8)), make_op("matmul", [1, 0], [_t(1, 8)]), None),  # rows summed over
+        ((X, _t(1, 8)), make_op("add", [0, 1], [X]), {0}),  # a broadcast gain or bias
+        ((X, _t(6, 8)), make_op("add", [0, 1], [X]), {0, 1}),
+        ((X,), make_op("reduce_sum", [0], [_t(6, 1)], dim=1, size=1), {0}),
+        ((X,), make_op("reduce_sum", [0], [_t(1, 8)], dim=0, size=1), None),
+        ((X, _t(1, 8)), make_op("rms_norm", [0, 1], [X]), {0}),
+        ((X,), make_op("transpose", [0], [_t(8, 6)], permutation=(1, 0)), None),
+        ((X,), make_op("no_such_kind", [0], [X]), None),
+    ],
+)
+def test_kernel_ops(args: tuple[TensorType, ...], op: Op, batched: set[int] | None) -> None:
+    rows = row_separable(_kernel(args, op))
+    assert (rows and set(rows.batched)) == batched
+
+
+DATA = Path(__file__).parent / "data"
+LINEAR = (DATA / "rows_linear.mlir").read_text()
+FUSED = (DATA / "rows_fused.mlir.in").read_text()
+
+
+def _graph(text: str) -> Graph:
+    (func,) = parse_module(text).ops
+    return graph_from_func(func)  # type: ignore[arg-type]
+
+
+def _fused(rows_cut: bool = True, op: str = "gelu") -> Graph:
+    """The linear layer as one launch: grid x over the 48 columns, grid y over the rows
+    (4 tiles of 8) or none (each block all 32 rows)."""
+    subs = (
+        {"GRIDX": "3", "GRIDY": "4", "ROWS": "8", "XMAP": "0", "WMAP": "1"}
+        if rows_cut
+        else {"GRIDX": "3", "GRIDY": "1", "ROWS": "32", "XMAP": "-1", "WMAP": "1"}
+    )
+    text = FUSED.replace("OP", op)
+    for k, v in subs.items():
+        text = text.replace(k, v)
+    return _graph(text)
+
+
+def _random(graph: Graph, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [rng.uniform(-1.0, 1.0, size=t.shape) for t in graph.args]
+
+
+@pytest.mark.parametrize("rows_cut", [True, False])
+def test_a_fused_linear_separates_into_rows(rows_cut: bool) -> None:
+    reference, candidate = _graph(LINEAR), _fused(rows_cut)
+    ref_rows = row_separable(reference)
+    assert ref_rows is not None and ref_rows.batched == {0} and ref_rows.batch == 32
+    rows = row_separable(candidate, ref_rows.batched)
+    assert rows is not None
+    (states,) = rows.states
+    body = candidate.ops[-1].body
+    assert body is not None
+    assert states[: len(body.args)] == (BATCHED, SHARED, SHARED)
+    # cut down to 3 rows, the launch computes the first 3 rows of the whole one
+    for graph, cut in ((reference, ref_rows), (candidate, rows)):
+        small = first_rows(graph, cut, 3)
+        assert small.args[0].shape == (3, 64) and small.args[1].shape == (48, 64)
+        inputs = _random(graph, 1)
+        whole = evaluate(graph, inputs, FloatDomain(np.float64))[0]
+        part = evaluate(small, [inputs[0][:3], *inputs[1:]], FloatDomain(np.float64))[0]
+        np.testing.assert_allclose(np.asarray(part), np.asarray(whole)[:3], rtol=1e-12)
+
+
+def test_a_block_graph_that_mixes_rows_is_not_separable() -> None:
+    # a reduction over the rows of a block's tile: rows no longer computed on their own
+    text = FUSED.replace(
+        "%g = block.OP %y : tensor<ROWSx16xf32> -> tensor<ROWSx16xf32>",
+        "%q = block.reduce_sum %y dim 0 size 1 : tensor<ROWSx16xf32> -> tensor<1x16xf32>\n"
+        "    %g = block.add %y, %q : tensor<ROWSx16xf32>, tensor<1x16xf32> -> tensor<ROWSx16xf32>",
+    )
+    for k, v in {"GRIDX": "3", "GRIDY": "4", "ROWS": "8", "XMAP": "0", "WMAP": "1"}.items():
+        text = text.replace(k, v)
+    assert row_separable(_graph(text), frozenset({0})) is None
+
+
+def _options() -> VerifierOptions:
+    # the programs here are small: row cutting is asked for from any size
+    return VerifierOptions(slice_elements=1)
+
+
+@pytest.mark.parametrize("rows_cut", [True, False])
+def test_the_verifier_tests_one_row(rows_cut: bool) -> None:
+    verdict = Verifier(_graph(LINEAR), _options()).verify(_fused(rows_cut))
+    assert verdict.equivalent, verdict
+    assert verdict.rows == 1 and verdict.sliced
+    assert "of the first 1 rows" in str(verdict)
+    # the floor of tests for gelu's stand-in rule is counted in whole tests: no credit
+    # for the rows, which share the weights
+    assert verdict.tests == VerifierOptions().unsound_tests
+
+
+def test_a_wrong_candidate_is_caught_and_reproduced_on_the_whole_programs() -> None:
+    reference = _graph(LINEAR)
+    wrong = _fused(op="exp")
+    verdict = Verifier(reference, _options()).verify(wrong)
+    assert not verdict.equivalent and verdict.counterexample is not None
+    # found again on the programs as they are: its index is in the whole output
+    assert verdict.rows == 0 and not verdict.sliced
+
+
+def test_large_references_only() -> None:
+    # below slice_elements the programs are tested as they are
+    verdict = Verifier(_graph(LINEAR)).verify(_fused())
+    assert verdict.equivalent and verdict.rows == 0
