@@ -20,6 +20,7 @@ import hashlib
 import json
 
 from mirage.dialects.hardware import Target
+from mirage.dialects.opkinds import RESHAPES
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.infer import result_shape
@@ -74,7 +75,8 @@ def retile(found: Graph, program: Graph, target: Target) -> Graph | None:
     ops: list[Op] = []
     for op in found.ops:
         operand_types = [types[v] for v in op.operands]
-        new_op = _retile_op(op, operand_types, target)
+        old_types = [found.type_of(v) for v in op.operands]
+        new_op = _retile_op(op, old_types, operand_types, target)
         if new_op is None:
             return None
         ops.append(new_op)
@@ -85,7 +87,14 @@ def retile(found: Graph, program: Graph, target: Target) -> Graph | None:
     return graph
 
 
-def _retile_op(op: Op, operand_types: list[TensorType], target: Target | None) -> Op | None:
+def _retile_op(
+    op: Op, old_types: list[TensorType], operand_types: list[TensorType], target: Target | None
+) -> Op | None:
+    """`op`, whose operands had `old_types`, for operands of `operand_types`."""
+    if op.kind != "graph" and operand_types == old_types:
+        return op  # its operands keep their shapes (a gain's reshape): so does it
+    if op.kind in RESHAPES and len(op.results) == 1 and len(old_types) == 1:
+        return _reshaped_rows(op, old_types[0], operand_types[0])
     if op.kind == "graph":
         if target is None:
             return None
@@ -94,17 +103,40 @@ def _retile_op(op: Op, operand_types: list[TensorType], target: Target | None) -
     try:
         shape = result_shape(op.kind, dict(op.attrs), [t.shape for t in operand_types])
     except ShapeError:
-        return None  # reshapes, transposes, constants: built for the old shapes
+        return None  # transposes, constants: built for the old shapes
     if len(op.results) != 1:
         return None
     return Op(op.kind, op.operands, (TensorType(shape, op.results[0].dtype),), op.attrs, op.body)
+
+
+def _reshaped_rows(op: Op, old: TensorType, new: TensorType) -> Op | None:
+    """A reshape that only added or dropped unit dims, or kept dim 0 and reshaped the rest
+    of each row (for an operand whose dim 0 alone changed): the same reshape of the new
+    operand; None for any other reshape (its result shape was built for the old one)."""
+    result = op.results[0]
+    if len(new.shape) != len(old.shape):
+        return None
+    if [d == 1 for d in new.shape] == [d == 1 for d in old.shape] and [
+        d for d in old.shape if d != 1
+    ] == [d for d in result.shape if d != 1]:
+        # unit dims added or dropped (a gain or bias made (1, n)): the same for new extents
+        extents = iter(d for d in new.shape if d != 1)
+        shape = tuple(1 if d == 1 else next(extents) for d in result.shape)
+    elif old.shape and result.shape and old.shape[0] == result.shape[0]:
+        if new.shape[1:] != old.shape[1:]:
+            return None
+        shape = (new.shape[0], *result.shape[1:])
+    else:
+        return None
+    return Op(op.kind, op.operands, (TensorType(shape, result.dtype),), op.attrs, op.body)
 
 
 def reshape_program(template: Graph, args: tuple[TensorType, ...]) -> Graph | None:
     """A kernel-level program of the family of `template` at the argument types `args`,
     its result shapes inferred by the dialect's shape rules: what importing the same
     subgraph at these shapes gives, without the import. None where an op's attributes
-    are shapes (reshapes, transposes, constants) or the shapes do not fit."""
+    are shapes built for the old ones (transposes, constants, reshapes other than of the
+    rest of each row) or the shapes do not fit."""
     if len(args) != len(template.args):
         return None
     for old, new in zip(template.args, args, strict=True):
@@ -117,7 +149,8 @@ def reshape_program(template: Graph, args: tuple[TensorType, ...]) -> Graph | No
     for op in template.ops:
         if op.kind == "graph":
             return None
-        new_op = _retile_op(op, [types[v] for v in op.operands], None)
+        old_types = [template.type_of(v) for v in op.operands]
+        new_op = _retile_op(op, old_types, [types[v] for v in op.operands], None)
         if new_op is None:
             return None
         ops.append(new_op)

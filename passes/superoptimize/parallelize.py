@@ -21,7 +21,14 @@ from dataclasses import dataclass
 
 from mirage.dialects import shapes
 from mirage.dialects.hardware import Target
-from mirage.dialects.opkinds import ACCUMULATORS, INPUTS, ITERATORS, OUTPUTS, SUMMING_ACCUMULATORS
+from mirage.dialects.opkinds import (
+    ACCUMULATORS,
+    CONTRACTIONS,
+    INPUTS,
+    ITERATORS,
+    OUTPUTS,
+    SUMMING_ACCUMULATORS,
+)
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.strides import permuted_view, storage_permutation
 from mirage.dialects.ugraph.graph import AttrValue, Graph, Op, TensorType
@@ -297,16 +304,19 @@ def _cut_extents(body: Graph, pattern: Pattern, partitioner: int) -> list[int]:
     return out
 
 
-def _options(dims: list[int], probes_only: bool, loop: bool) -> list[int]:
+def _options(dims: list[int], probes_only: bool, loop: bool, fine: bool = False) -> list[int]:
+    """Extents for a partitioner cutting `dims`; `fine`: a grid dim's tiles may also be
+    shorter than MIN_TILE (rows of a norm over a long row: only a few rows fit a block)."""
     common = math.gcd(*dims)
     if probes_only:
         return [e for e in (loop_probes if loop else split_probes)(common) if e >= 2]
+    low = 1 if fine and not loop else MIN_TILE
     return [
         d
         for d in divisors(common)
         if d >= 2
         and d <= MAX_BLOCKS
-        and all(n <= SMALL_DIM or MIN_TILE <= n // d <= MAX_TILE for n in dims)
+        and all(n <= SMALL_DIM or low <= n // d <= MAX_TILE for n in dims)
     ]
 
 
@@ -347,6 +357,27 @@ def _priced(
     return Parallelized(new, cost.seconds, pattern)
 
 
+def _finenesses(body: Graph) -> tuple[bool, ...]:
+    """Whether grid tiles shorter than MIN_TILE are tried where no other fits: not for a
+    block graph with a contraction, whose tensor-core tiles are 16 rows or more."""
+    if any(op.kind in CONTRACTIONS for op in body.ops):
+        return (False,)
+    return (False, True)
+
+
+def _pattern_options(body: Graph, pattern: Pattern, fine: bool) -> list[list[int]]:
+    """Per partitioner (grid x, y, z, the loop), the extents a search tries."""
+    options: list[list[int]] = []
+    for p in range(4):
+        used = pattern.loop_used if p == LOOP else pattern.grid_used[p]
+        if not used:
+            options.append([1])
+            continue
+        dims = _cut_extents(body, pattern, p)
+        options.append(_options(dims, p in pattern.partial_grid, p == LOOP, fine))
+    return options
+
+
 def parallelizations(
     op: Op, operand_types: Sequence[TensorType], target: Target, partial: bool
 ) -> list[Parallelized]:
@@ -361,27 +392,27 @@ def parallelizations(
     body = op.body
     assert body is not None
     best: dict[tuple[object, ...], Parallelized] = {}
-    for pattern in patterns(body):
-        if bool(pattern.partial_grid) != partial:
-            continue
-        options: list[list[int]] = []
-        for p in range(4):
-            used = pattern.loop_used if p == LOOP else pattern.grid_used[p]
-            if not used:
-                options.append([1])
+    # tiles of at least MIN_TILE along long dims first; where none fits the target, finer
+    # grid cuts (a norm over rows of thousands of elements fits a block a few rows at a time)
+    for fine in _finenesses(body):
+        if best:
+            break
+        for pattern in patterns(body):
+            if bool(pattern.partial_grid) != partial:
                 continue
-            dims = _cut_extents(body, pattern, p)
-            options.append(_options(dims, p in pattern.partial_grid, p == LOOP))
-        for gx, gy, gz, loops in itertools.product(*options):
-            if gx * gy * gz > MAX_BLOCKS:
-                continue
-            found = _priced(op, pattern, operand_types, (gx, gy, gz), loops, BLOCK_SIZES[0], target)
-            if found is None:
-                continue
-            group = (found.op.results, pattern.omaps) if partial else ()
-            old = best.get(group)
-            if old is None or _better(found, old):
-                best[group] = found
+            options = _pattern_options(body, pattern, fine)
+            for gx, gy, gz, loops in itertools.product(*options):
+                if gx * gy * gz > MAX_BLOCKS:
+                    continue
+                found = _priced(
+                    op, pattern, operand_types, (gx, gy, gz), loops, BLOCK_SIZES[0], target
+                )
+                if found is None:
+                    continue
+                group = (found.op.results, pattern.omaps) if partial else ()
+                old = best.get(group)
+                if old is None or _better(found, old):
+                    best[group] = found
     # Other block sizes, for the extents chosen.
     for group, par in list(best.items()):
         grid = par.op.ints_attr("grid")
@@ -456,22 +487,25 @@ def _cheapest(
     fit `operand_types` (`body`: its structure at them), the extents of grid dims that
     leave partial results kept."""
     grid = op.ints_attr("grid")
-    options: list[list[int]] = []
-    for p in range(4):
-        used = pattern.loop_used if p == LOOP else pattern.grid_used[p]
-        if not used:
-            options.append([1])
-        elif p in pattern.partial_grid:
-            options.append([grid[p]])
-        else:
-            options.append(_options(_cut_extents(body, pattern, p), False, p == LOOP))
     best: Parallelized | None = None
-    for gx, gy, gz, loops in itertools.product(*options):
-        if gx * gy * gz > MAX_BLOCKS:
-            continue
-        found = _priced(op, pattern, operand_types, (gx, gy, gz), loops, BLOCK_SIZES[0], target)
-        if found is not None and (best is None or _better(found, best)):
-            best = found
+    for fine in _finenesses(body):  # as `parallelizations`: finer cuts where none fits
+        if best is not None:
+            break
+        options: list[list[int]] = []
+        for p in range(4):
+            used = pattern.loop_used if p == LOOP else pattern.grid_used[p]
+            if not used:
+                options.append([1])
+            elif p in pattern.partial_grid:
+                options.append([grid[p]])
+            else:
+                options.append(_options(_cut_extents(body, pattern, p), False, p == LOOP, fine))
+        for gx, gy, gz, loops in itertools.product(*options):
+            if gx * gy * gz > MAX_BLOCKS:
+                continue
+            found = _priced(op, pattern, operand_types, (gx, gy, gz), loops, BLOCK_SIZES[0], target)
+            if found is not None and (best is None or _better(found, best)):
+                best = found
     if best is None:
         return None
     extents = best.op.ints_attr("grid")

@@ -1,0 +1,33 @@
+// A layer norm as imported (the mean subtracted, then an RMS norm with gain and bias) and
+// the μGraph the search finds for it at 64 rows: one launch, one row per block.
+func.func @program(%x: tensor<64x2048xf16>, %g: tensor<2048xf16>, %b: tensor<2048xf16>) -> tensor<64x2048xf16> {
+  %s = kernel.reduce_sum %x dim 1 : tensor<64x2048xf16> -> tensor<64x1xf32>
+  %m = kernel.mul_scalar %s, 0.00048828125 : tensor<64x1xf32> -> tensor<64x1xf32>
+  %c = kernel.sub %x, %m : tensor<64x2048xf16>, tensor<64x1xf32> -> tensor<64x2048xf32>
+  %g2 = kernel.reshape %g : tensor<2048xf16> -> tensor<1x2048xf16>
+  %b2 = kernel.reshape %b : tensor<2048xf16> -> tensor<1x2048xf16>
+  %n = kernel.rms_norm %c affine(%g2, %b2 : tensor<1x2048xf16>, tensor<1x2048xf16>) eps 1.0e-05 : tensor<64x2048xf32> -> tensor<64x2048xf16>
+  func.return %n : tensor<64x2048xf16>
+}
+
+func.func @found(%0: tensor<64x2048xf16>, %1: tensor<2048xf16>, %2: tensor<2048xf16>) -> tensor<64x2048xf16> {
+  %3 = kernel.reshape %1 : tensor<2048xf16> -> tensor<1x2048xf16>
+  %4 = kernel.reshape %2 : tensor<2048xf16> -> tensor<1x2048xf16>
+  %5 = kernel.graph(%0, %3, %4) grid [64, 1, 1] block [256, 1, 1] forloop 1 : (tensor<64x2048xf16>, tensor<1x2048xf16>, tensor<1x2048xf16>) -> tensor<64x2048xf16> {
+  ^bb0(%6: tensor<64x2048xf16>, %7: tensor<1x2048xf16>, %8: tensor<1x2048xf16>):
+    %9 = block.for_loop : tensor<1x2048xf32> {
+      %10 = block.input %6 imap [0, -1, -1] : tensor<64x2048xf16> -> tensor<1x2048xf16>
+      %11 = block.input %7 imap [-1, -1, -1] : tensor<1x2048xf16> -> tensor<1x2048xf16>
+      %12 = block.input %8 imap [-1, -1, -1] : tensor<1x2048xf16> -> tensor<1x2048xf16>
+      %13 = block.reduce_sum %10 dim 1 : tensor<1x2048xf16> -> tensor<1x1xf32>
+      %14 = block.mul_scalar %13, 0.00048828125 : tensor<1x1xf32> -> tensor<1x1xf32>
+      %15 = block.sub %10, %14 : tensor<1x2048xf16>, tensor<1x1xf32> -> tensor<1x2048xf32>
+      %16 = block.rms_norm %15 affine(%11, %12 : tensor<1x2048xf16>, tensor<1x2048xf16>) eps 1.0e-05 : tensor<1x2048xf32> -> tensor<1x2048xf32>
+      %17 = block.accum_sum %16 : tensor<1x2048xf32> -> tensor<1x2048xf32>
+      block.yield %17 : tensor<1x2048xf32>
+    }
+    %18 = block.output %9 omap [0, -1, -1] : tensor<1x2048xf32> -> tensor<64x2048xf16>
+    block.return %18 : tensor<64x2048xf16>
+  }
+  func.return %5 : tensor<64x2048xf16>
+}
