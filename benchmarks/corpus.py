@@ -326,9 +326,7 @@ def markdown(rows: Sequence[Row], args: argparse.Namespace) -> str:
         )
     else:
         compared = "none checked (realistic shapes are checked on the GPU: --gpu)."
-    lines.append(
-        f"{reached} of {len(rows)} programs reach their expert launch count; {compared}"
-    )
+    lines.append(f"{reached} of {len(rows)} programs reach their expert launch count; {compared}")
     if any(r.gpu for r in rows):
         lines += [
             "",
