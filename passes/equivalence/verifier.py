@@ -469,13 +469,12 @@ class Verifier:
         one_slice = min(max(wanted, floor), self.options.max_tests)
         sliced = fp.sliceable and batch > 1 and one_slice < whole * batch
         tested = (fp.sliced(), first_slice(candidate)) if sliced else (fp, candidate)
-        rows = 0 if sliced else _rows_to_test(fp, candidate)
-        if rows:
+        cut = None if sliced else _candidate_rows(fp, candidate)
+        rows = ROWS_TESTED if cut is not None else 0
+        if cut is not None:
             # the same tests, each a whole test of the row-cut programs (no slice credit:
             # the weights are shared by every row)
             sliced = True
-            cut = row_separable(candidate, fp.rows.batched if fp.rows else None)
-            assert cut is not None
             tested = (fp.first_rows(rows), first_rows(candidate, cut, rows))
 
         def verdict(equivalent: bool, tests: int, **more: Any) -> Verdict:
@@ -645,15 +644,13 @@ ROWS_TESTED = 1
 code from its own row and the shared weights, so one is a whole test."""
 
 
-def _rows_to_test(fp: ReferenceFingerprint, candidate: Graph) -> int:
-    """The rows to cut both programs down to where the reference and the candidate
-    separate into rows the same way; else 0."""
+def _candidate_rows(fp: ReferenceFingerprint, candidate: Graph) -> Rows | None:
+    """How the candidate separates into rows, where the reference does the same way (then
+    both are tested on their first `ROWS_TESTED` rows); else None."""
     if fp.rows is None:
-        return 0
+        return None
     cut = row_separable(candidate, fp.rows.batched)
-    if cut is None or cut.batch != fp.rows.batch:
-        return 0
-    return ROWS_TESTED
+    return cut if cut is not None and cut.batch == fp.rows.batch else None
 
 
 def _signature_mismatch(reference: Graph, candidate: Graph) -> str:
