@@ -11,12 +11,16 @@ both programs cut down to their first rows (fresh random rows and weights) tests
 that, at a fraction of the work. The shared arguments are not cut: they are the same for
 every row, so a test of the first rows is one whole test of the cut programs, not several.
 
-A value is batched (extent B on dim 0, row i computed from row i of the batched operands and
-the shared values) or shared (computed from shared arguments alone). The rules are
-conservative: an op kind not listed, a shared operand that is not broadcast along dim 0 of a
-batched one, a launch whose grid cuts a batched tensor's dim 0 with more than one grid dim,
-walks it with its for-loop, reads or writes it through a view, or cuts a shared tensor by
-the grid dim that walks the rows, makes a program not row-separable.
+The rows lie along dim 0, or along the first dim of extent above 1 where the dims before it
+have extent 1 everywhere: the batch-1 program of a batch-separable attention (`batch.py`,
+one head of (1, queries, d)) separates into its query rows, K and V shared by every row.
+
+A value is batched (extent B on the row dim, row i computed from row i of the batched
+operands and the shared values) or shared (computed from shared arguments alone). The rules
+are conservative: an op kind not listed, a shared operand that is not broadcast along the
+row dim of a batched one, a launch whose grid cuts a batched tensor's row dim with more than
+one grid dim, walks it with its for-loop, reads or writes it through a view, or cuts a shared
+tensor by the grid dim that walks the rows, makes a program not row-separable.
 """
 
 from __future__ import annotations
@@ -51,38 +55,47 @@ class Rows:
     """How a program separates into rows."""
 
     batch: int
-    """B: the extent of dim 0 of the batched arguments and outputs."""
+    """B: the extent of the row dim of the batched arguments and outputs."""
     batched: frozenset[int]
     """The arguments cut into rows; the others are shared by every row."""
     states: tuple[tuple[str, ...], ...]
     """Per launch (in program order), the state of every value of its block graph."""
+    dim: int = 0
+    """The row dim; every dim before it has extent 1 in the batched values."""
 
 
 def row_separable(graph: Graph, batched: frozenset[int] | None = None) -> Rows | None:
     """How the kernel-level `graph` separates into rows with the arguments `batched` cut
-    (default: the first one that does, of all arguments whose dim 0 has the outputs' extent,
-    or the first argument alone), or None."""
+    (default: the first one that does, of all arguments whose row dim has the outputs'
+    extent, or the first argument alone), or None. The row dim is the first output's first
+    dim of extent above 1."""
     if not graph.args or not graph.outputs:
         return None
     out0 = [graph.type_of(v).shape for v in graph.outputs]
-    if any(not s for s in out0):
+    dim = next((d for d, e in enumerate(out0[0]) if e > 1), None)
+    if dim is None:
         return None
-    batch = out0[0][0]
-    if batch < 2 or any(s[0] != batch for s in out0):
+    batch = out0[0][dim]
+    if any(not _rowed(s, dim, batch) for s in out0):
         return None
     if batched is not None:
-        return _rows(graph, batch, batched)
-    same = frozenset(i for i, t in enumerate(graph.args) if t.shape and t.shape[0] == batch)
+        return _rows(graph, batch, batched, dim)
+    same = frozenset(i for i, t in enumerate(graph.args) if _rowed(t.shape, dim, batch))
     for choice in (same, *(frozenset({i}) for i in sorted(same))):
         if choice:
-            found = _rows(graph, batch, choice)
+            found = _rows(graph, batch, choice, dim)
             if found is not None:
                 return found
     return None
 
 
-def _rows(graph: Graph, batch: int, batched: frozenset[int]) -> Rows | None:
-    if any(not graph.args[i].shape or graph.args[i].shape[0] != batch for i in batched):
+def _rowed(shape: tuple[int, ...], dim: int, batch: int) -> bool:
+    """A shape whose row dim `dim` has extent `batch`, every dim before it extent 1."""
+    return len(shape) > dim and shape[dim] == batch and all(e == 1 for e in shape[:dim])
+
+
+def _rows(graph: Graph, batch: int, batched: frozenset[int], dim: int) -> Rows | None:
+    if any(not _rowed(graph.args[i].shape, dim, batch) for i in batched):
         return None
     state: list[str] = [BATCHED if i in batched else SHARED for i in range(len(graph.args))]
     launches: list[tuple[str, ...]] = []
@@ -90,7 +103,7 @@ def _rows(graph: Graph, batch: int, batched: frozenset[int]) -> Rows | None:
         ins = [state[v] for v in op.operands]
         if op.kind in CONSTANTS:
             # a splat: every row the same, so a constant of B rows is sliced with the rest
-            rows = all(t.shape and t.shape[0] == batch for t in op.results)
+            rows = all(_rowed(t.shape, dim, batch) for t in op.results)
             state.extend([BATCHED if rows else SHARED] * len(op.results))
             continue
         if all(s == SHARED for s in ins):
@@ -100,35 +113,35 @@ def _rows(graph: Graph, batch: int, batched: frozenset[int]) -> Rows | None:
             state.extend([SHARED] * len(op.results))
             continue
         shapes = [graph.type_of(v).shape for v in op.operands]
-        if any(not t.shape or t.shape[0] != batch for t in op.results):
+        if any(not _rowed(t.shape, dim, batch) for t in op.results):
             return None
         if op.kind in LAUNCHES:
-            inner = _launch_states(op, ins)
+            inner = _launch_states(op, ins, dim)
             if inner is None:
                 return None
             launches.append(inner)
-        elif not _rowwise(op, ins, shapes, batch):
+        elif not _rowwise(op, ins, shapes, batch, dim):
             return None
         state.extend([BATCHED] * len(op.results))
     if any(state[v] != BATCHED for v in graph.outputs):
         return None
-    return Rows(batch, batched, tuple(launches))
+    return Rows(batch, batched, tuple(launches), dim)
 
 
-def _broadcast(shape: tuple[int, ...], rank: int) -> bool:
+def _broadcast(shape: tuple[int, ...], rank: int, dim: int) -> bool:
     """A shared operand that every row of a rank-`rank` batched result reads whole."""
-    return not shape or (len(shape) == rank and shape[0] == 1)
+    return not shape or (len(shape) == rank and shape[dim] == 1)
 
 
-def _rowwise(op: Op, ins: list[str], shapes: list[tuple[int, ...]], batch: int) -> bool:
-    """Whether the plain kernel op `op` computes row i of its results from row i of its
-    batched operands and the whole of its shared ones."""
+def _rowwise(op: Op, ins: list[str], shapes: list[tuple[int, ...]], batch: int, dim: int) -> bool:
+    """Whether the plain kernel op `op` computes row i (along `dim`) of its results from row
+    i of its batched operands and the whole of its shared ones."""
     kind = op.kind
     rank = len(op.results[0].shape)
     pairs = list(zip(ins, shapes, strict=True))
-    if not all(s == SHARED or shape[:1] == (batch,) for s, shape in pairs):
+    if not all(s == SHARED or _rowed(shape, dim, batch) for s, shape in pairs):
         return False
-    shared_ok = all(s == BATCHED or _broadcast(shape, rank) for s, shape in pairs)
+    shared_ok = all(s == BATCHED or _broadcast(shape, rank, dim) for s, shape in pairs)
     if kind in POINTWISE:
         return shared_ok
     if kind in FUSES:
@@ -137,23 +150,29 @@ def _rowwise(op: Op, ins: list[str], shapes: list[tuple[int, ...]], batch: int) 
     if kind in CONTRACTIONS:
         (a, b), (sa, sb) = ins, shapes
         if a == BATCHED and b == BATCHED:
-            return len(sa) >= 3 and len(sb) >= 3  # dim 0 a batch dim of both
-        # x (rows, k) @ W (k, n), or a batched lhs with a weight broadcast over the batch
-        return a == BATCHED and (len(sb) == 2 or sb[0] == 1)
+            return dim < len(sa) - 2 and dim < len(sb) - 2  # a batch dim of both
+        if a != BATCHED:
+            return False
+        if dim == len(sa) - 2:
+            return True  # x (rows, k) @ W (k, n): the rows of the lhs
+        # a batch dim of the lhs, the weight broadcast along it (batch dims align right)
+        at = dim - (len(sa) - len(sb))
+        return dim < len(sa) - 2 and (at < 0 or sb[at] == 1)
     if kind in REDUCTIONS or kind in CONCATS:
-        return all(s == BATCHED for s in ins) and 1 <= op.int_attr("dim") < len(shapes[0])
+        reduced = op.int_attr("dim")
+        return all(s == BATCHED for s in ins) and reduced != dim and 0 <= reduced < len(shapes[0])
     if kind in NORMS:  # the last dim; a gain or bias is shared, broadcast over the rows
-        return ins[0] == BATCHED and len(shapes[0]) >= 2 and shared_ok
+        return ins[0] == BATCHED and len(shapes[0]) >= dim + 2 and shared_ok
     if kind in ACCUMULATORS:  # along the loop, elementwise or over the last dim
         return shared_ok
     if kind in PERMUTES:
-        return op.ints_attr("permutation")[0] == 0
+        return op.ints_attr("permutation")[: dim + 1] == tuple(range(dim + 1))
     if kind in SLICES:
-        return op.ints_attr("offsets")[0] == 0
+        return op.ints_attr("offsets")[dim] == 0
     return kind in RESHAPES
 
 
-def _launch_states(op: Op, ins: list[str]) -> tuple[str, ...] | None:
+def _launch_states(op: Op, ins: list[str], dim: int) -> tuple[str, ...] | None:
     """The state of every value of the block graph of launch `op` (operand states `ins`),
     where every block op is row-wise on the block's row tiles, at most one grid dim cuts the
     rows, the for-loop never walks them, no view reads or writes a row tensor, and the grid
@@ -175,7 +194,7 @@ def _launch_states(op: Op, ins: list[str]) -> tuple[str, ...] | None:
                 shared_maps.append(imap)
                 state.append(SHARED)
                 continue
-            if bop.viewed or bop.int_attr("forloop_dim") == 0:
+            if bop.viewed or bop.int_attr("forloop_dim") == dim:
                 return None
             dmap = imap
         elif bop.kind in OUTPUTS:
@@ -190,20 +209,22 @@ def _launch_states(op: Op, ins: list[str]) -> tuple[str, ...] | None:
                 state.extend([SHARED] * len(bop.results))
                 continue
             shapes = [body.type_of(v).shape for v in bop.operands]
-            tile = next(sh[0] for s, sh in zip(ins_b, shapes, strict=True) if s == BATCHED)
-            if any(not t.shape or t.shape[0] != tile for t in bop.results):
+            tile = next(sh[dim] for s, sh in zip(ins_b, shapes, strict=True) if s == BATCHED)
+            if any(not _rowed(t.shape, dim, tile) for t in bop.results):
                 return None
-            if not _rowwise(bop, ins_b, shapes, tile):
+            if not _rowwise(bop, ins_b, shapes, tile, dim):
                 return None
             rows.add(tile)
             state.extend([BATCHED] * len(bop.results))
             continue
-        cut = [g for g in range(len(dmap)) if dmap[g] == 0]
+        cut = [g for g in range(len(dmap)) if dmap[g] == dim]
         if len(cut) > 1:
             return None
         cuts.update(cut)
         row_tile = bop.results[0] if bop.kind in INPUTS else body.type_of(bop.operands[0])
-        rows.add(row_tile.shape[0])
+        if len(row_tile.shape) <= dim:
+            return None
+        rows.add(row_tile.shape[dim])
         state.append(BATCHED)
     if len(cuts) > 1 or len(rows) > 1:
         return None
@@ -220,34 +241,36 @@ def first_rows(graph: Graph, rows: Rows, count: int) -> Graph:
     launch runs its row-cutting grid dim once, on row tiles of `count` rows; shared values
     stay whole."""
     assert 0 < count < rows.batch
-    batch = rows.batch
+    batch, dim = rows.batch, rows.dim
     state = [i in rows.batched for i in range(len(graph.args))]
     launches = iter(rows.states)
     ops: list[Op] = []
     for op, _ in graph.result_ids():
         inner = next(launches) if op.kind in LAUNCHES else None
         if op.kind in CONSTANTS:
-            cut = all(t.shape and t.shape[0] == batch for t in op.results)
+            cut = all(_rowed(t.shape, dim, batch) for t in op.results)
         else:
             cut = any(state[v] for v in op.operands)
         state.extend([cut] * len(op.results))
         if not cut:
             ops.append(op)
             continue
-        results = tuple(_cut(t, count) for t in op.results)
+        results = tuple(_cut(t, dim, count) for t in op.results)
         if inner is not None:
-            ops.append(_cut_launch(op, results, inner, count))
+            ops.append(_cut_launch(op, results, inner, dim, count))
         else:
             ops.append(replace(op, results=results))
-    args = tuple(_cut(t, count) if i in rows.batched else t for i, t in enumerate(graph.args))
+    args = tuple(_cut(t, dim, count) if i in rows.batched else t for i, t in enumerate(graph.args))
     return Graph(args, tuple(ops), graph.outputs, graph.loop_end)
 
 
-def _cut(ty: TensorType, count: int) -> TensorType:
-    return TensorType((count, *ty.shape[1:]), ty.dtype)
+def _cut(ty: TensorType, dim: int, count: int) -> TensorType:
+    return TensorType((*ty.shape[:dim], count, *ty.shape[dim + 1 :]), ty.dtype)
 
 
-def _cut_launch(op: Op, results: tuple[TensorType, ...], states: Sequence[str], count: int) -> Op:
+def _cut_launch(
+    op: Op, results: tuple[TensorType, ...], states: Sequence[str], dim: int, count: int
+) -> Op:
     body = op.body
     assert body is not None
     grid = op.ints_attr("grid")
@@ -257,18 +280,18 @@ def _cut_launch(op: Op, results: tuple[TensorType, ...], states: Sequence[str], 
         if bop.kind in INPUTS | OUTPUTS
         and (bop.kind in OUTPUTS or states[bop.operands[0]] == BATCHED)
         for g, d in enumerate(bop.ints_attr("imap" if bop.kind in INPUTS else "omap"))
-        if d == 0
+        if d == dim
     }
     new_grid = tuple(1 if d in cut_dims else e for d, e in enumerate(grid))
     attrs = tuple((k, new_grid if k == "grid" else v) for k, v in op.attrs)
     args = tuple(
-        _cut(t, count) if s == BATCHED else t
+        _cut(t, dim, count) if s == BATCHED else t
         for t, s in zip(body.args, states[: len(body.args)], strict=True)
     )
     body_ops: list[Op] = []
     for bop, ids in body.result_ids():
         if ids and states[ids[0]] == BATCHED:
-            bop = replace(bop, results=tuple(_cut(t, count) for t in bop.results))
+            bop = replace(bop, results=tuple(_cut(t, dim, count) for t in bop.results))
         body_ops.append(bop)
     new_body = Graph(args, tuple(body_ops), body.outputs, body.loop_end)
     return replace(op, results=results, attrs=attrs, body=new_body)

@@ -131,8 +131,9 @@ class Verdict:
     is a whole test, at 1/B of the work; a counterexample's index is then in slice 0."""
     rows: int = 0
     """The tests ran on both programs cut down to their first `rows` rows, the shared
-    arguments (weights) whole (`rows.first_rows`): each a whole test, at rows/B of the
-    work; 0 where they ran on the programs as they are."""
+    arguments (weights) whole (`rows.first_rows`; of their batch-1 programs when `batch` >
+    1): each a whole test, at rows/B of the work; 0 where they ran on the programs as they
+    are."""
     storage_fit: bool = True
     """With its tensors stored in their narrow dtypes, the candidate's result is finite
     wherever the float64 result fits them. An equivalent candidate always is where the
@@ -158,7 +159,7 @@ class Verdict:
         field_name = f"Z_{P} x Z_{Q}"
         one = " of one batch slice" if self.sliced else ""
         if self.rows:
-            one = f" of the first {self.rows} rows"
+            one = f" of the first {self.rows} rows" + (one if self.batch > 1 else "")
         if not self.sound:
             slices = f" ({self.slices} batch slices)" if self.batch > 1 and not self.sliced else ""
             return (
@@ -258,7 +259,9 @@ class ReferenceFingerprint:
     """The reference's outputs on the random tests (drawn on demand, kept), and its float
     results for the stability check."""
 
-    def __init__(self, reference: Graph, options: VerifierOptions | None = None) -> None:
+    def __init__(
+        self, reference: Graph, options: VerifierOptions | None = None, *, slice_of: bool = False
+    ) -> None:
         self.graph = reference
         self.options = options or VerifierOptions()
         self.facts: ProgramFacts = analyze(reference)
@@ -288,12 +291,13 @@ class ReferenceFingerprint:
         elements = sum(t.numel for t in reference.args)
         self.rows: Rows | None = (
             row_separable(reference)
-            if self.batch is None and elements >= self.options.slice_elements
+            if self.batch is None and (slice_of or elements >= self.options.slice_elements)
             else None
         )
         """How the reference separates into rows with shared weights, where it is large
-        and not separable along dim 0 as a whole: candidates that separate the same way are
-        tested on their first rows."""
+        and not separable along dim 0 as a whole (or is the batch-1 program of a large
+        one, `slice_of`): candidates that separate the same way are tested on their first
+        rows."""
         self.test_bytes = 16 * elements
         """The bytes of one test's inputs, Z_P and Z_Q parts in float64."""
         self._kept_bytes = 0
@@ -348,7 +352,9 @@ class ReferenceFingerprint:
     def sliced(self) -> ReferenceFingerprint:
         """The fingerprint of the reference's batch-1 program (a separable reference)."""
         if self._sliced is None:
-            self._sliced = ReferenceFingerprint(first_slice(self.graph), self.options)
+            self._sliced = ReferenceFingerprint(
+                first_slice(self.graph), self.options, slice_of=True
+            )
         return self._sliced
 
     def first_rows(self, count: int) -> ReferenceFingerprint:
@@ -468,14 +474,15 @@ class Verifier:
         # slice, with an omega of its own, is a whole test of those at 1/B of the work.
         one_slice = min(max(wanted, floor), self.options.max_tests)
         sliced = fp.sliceable and batch > 1 and one_slice < whole * batch
-        tested = (fp.sliced(), first_slice(candidate)) if sliced else (fp, candidate)
-        cut = None if sliced else _candidate_rows(fp, candidate)
+        base = (fp.sliced(), first_slice(candidate)) if sliced else (fp, candidate)
+        tested = base
+        cut = _candidate_rows(*base)
         rows = ROWS_TESTED if cut is not None else 0
         if cut is not None:
             # the same tests, each a whole test of the row-cut programs (no slice credit:
             # the weights are shared by every row)
             sliced = True
-            tested = (fp.first_rows(rows), first_rows(candidate, cut, rows))
+            tested = (base[0].first_rows(rows), first_rows(base[1], cut, rows))
 
         def verdict(equivalent: bool, tests: int, **more: Any) -> Verdict:
             achieved = bound.after(tests) if equivalent else 1.0
@@ -493,7 +500,9 @@ class Verifier:
             )
 
         progress.verdict = verdict
-        progress.wanted = one_slice if sliced and not rows else whole
+        # a test of the first rows of one batch slice is a whole test of the batch-1
+        # program; without a batch the two counts are the same
+        progress.wanted = one_slice if sliced else whole
         passed, failure = self._field_tests(*tested, progress.wanted, progress)
         if failure is not None and sliced:
             # Not equivalent: the counterexample is looked for again on the programs as

@@ -14,6 +14,7 @@ from conftest import parse_module
 from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
+from mirage.passes.equivalence.batch import first_slice, separable_batch
 from mirage.passes.equivalence.rows import BATCHED, SHARED, first_rows, row_separable
 from mirage.passes.equivalence.verifier import Verifier, VerifierOptions
 
@@ -140,3 +141,43 @@ def test_large_references_only() -> None:
     # below slice_elements the programs are tested as they are
     verdict = Verifier(_graph(LINEAR)).verify(_fused())
     assert verdict.equivalent and verdict.rows == 0
+
+
+ATTENTION = (DATA / "rows_attention.mlir").read_text()
+ONLINE = (DATA / "rows_attention_online.mlir.in").read_text()
+
+
+def _online(scale: str = "0.35", strides: str = "[384, 1, 8]") -> Graph:
+    return _graph(ONLINE.replace("SCALE", scale).replace("[384, 1, 8]", strides))
+
+
+def test_a_view_within_each_batch_slice_keeps_a_launch_separable() -> None:
+    # K read transposed through a view: slice i of the view is slice i of K
+    assert separable_batch(_online()) == 4
+    # a view whose dim 0 is not K's own mixes the heads (a block sees several)
+    assert separable_batch(_online(strides="[8, 1, 32]")) is None
+
+
+def test_one_head_of_attention_separates_into_its_query_rows() -> None:
+    reference, candidate = _graph(ATTENTION), _online()
+    for graph in (reference, candidate):
+        one = first_slice(graph)
+        rows = row_separable(one)
+        assert rows is not None and rows.dim == 1 and rows.batch == 32
+        assert rows.batched == {0}  # K and V shared by every query row
+        cut = first_rows(one, rows, 3)
+        assert cut.args[0].shape == (1, 3, 8) and cut.args[1].shape == (1, 48, 8)
+        inputs = _random(graph, 2)
+        whole = np.asarray(evaluate(graph, inputs, FloatDomain(np.float64))[0])
+        head = [inputs[0][:1, :3], inputs[1][:1], inputs[2][:1]]
+        part = np.asarray(evaluate(cut, head, FloatDomain(np.float64))[0])
+        np.testing.assert_allclose(part, whole[:1, :3], rtol=1e-12)
+
+
+def test_the_verifier_tests_one_query_row_of_one_head() -> None:
+    verdict = Verifier(_graph(ATTENTION), _options()).verify(_online())
+    assert verdict.equivalent, verdict
+    assert verdict.rows == 1 and verdict.sliced and verdict.batch == 4
+    assert "of the first 1 rows of one batch slice" in str(verdict)
+    wrong = Verifier(_graph(ATTENTION), _options()).verify(_online(scale="0.3"))
+    assert not wrong.equivalent and wrong.counterexample is not None
