@@ -35,6 +35,7 @@ from mirage.dialects.opkinds import (
     CONTRACTIONS,
     FUSES,
     INPUTS,
+    LAST_DIM_ACCUMULATORS,
     LAUNCHES,
     NORMS,
     OUTPUTS,
@@ -164,7 +165,7 @@ def _rowwise(op: Op, ins: list[str], shapes: list[tuple[int, ...]], batch: int, 
     if kind in NORMS:  # the last dim; a gain or bias is shared, broadcast over the rows
         return ins[0] == BATCHED and len(shapes[0]) >= dim + 2 and shared_ok
     if kind in ACCUMULATORS:  # along the loop, elementwise or over the last dim
-        return shared_ok
+        return shared_ok and (kind not in LAST_DIM_ACCUMULATORS or dim < rank - 1)
     if kind in PERMUTES:
         return op.ints_attr("permutation")[: dim + 1] == tuple(range(dim + 1))
     if kind in SLICES:

@@ -260,7 +260,7 @@ class ReferenceFingerprint:
     results for the stability check."""
 
     def __init__(
-        self, reference: Graph, options: VerifierOptions | None = None, *, slice_of: bool = False
+        self, reference: Graph, options: VerifierOptions | None = None, *, part: bool = False
     ) -> None:
         self.graph = reference
         self.options = options or VerifierOptions()
@@ -290,14 +290,13 @@ class ReferenceFingerprint:
         """Separable candidates of this reference are tested one batch slice at a time."""
         elements = sum(t.numel for t in reference.args)
         self.rows: Rows | None = (
-            row_separable(reference)
-            if self.batch is None and (slice_of or elements >= self.options.slice_elements)
-            else None
+            row_separable(reference) if part or elements >= self.options.slice_elements else None
         )
-        """How the reference separates into rows with shared weights, where it is large
-        and not separable along dim 0 as a whole (or is the batch-1 program of a large
-        one, `slice_of`): candidates that separate the same way are tested on their first
-        rows."""
+        """How the reference separates into rows (with shared weights, or with every
+        argument cut: a batch whose candidates are not separable slice by slice, their
+        blocks holding several batch elements), where it is large (or is a part of a large
+        one, its batch-1 program or its first rows: `part`): candidates that separate the
+        same way are tested on their first rows."""
         self.test_bytes = 16 * elements
         """The bytes of one test's inputs, Z_P and Z_Q parts in float64."""
         self._kept_bytes = 0
@@ -352,9 +351,7 @@ class ReferenceFingerprint:
     def sliced(self) -> ReferenceFingerprint:
         """The fingerprint of the reference's batch-1 program (a separable reference)."""
         if self._sliced is None:
-            self._sliced = ReferenceFingerprint(
-                first_slice(self.graph), self.options, slice_of=True
-            )
+            self._sliced = ReferenceFingerprint(first_slice(self.graph), self.options, part=True)
         return self._sliced
 
     def first_rows(self, count: int) -> ReferenceFingerprint:
@@ -363,7 +360,7 @@ class ReferenceFingerprint:
         assert self.rows is not None
         if count not in self._first_rows:
             cut = first_rows(self.graph, self.rows, count)
-            self._first_rows[count] = ReferenceFingerprint(cut, self.options)
+            self._first_rows[count] = ReferenceFingerprint(cut, self.options, part=True)
         return self._first_rows[count]
 
     def float_samples(self) -> list[FloatSample]:
@@ -478,11 +475,13 @@ class Verifier:
         tested = base
         cut = _candidate_rows(*base)
         rows = ROWS_TESTED if cut is not None else 0
-        if cut is not None:
+        while cut is not None:
             # the same tests, each a whole test of the row-cut programs (no slice credit:
-            # the weights are shared by every row)
+            # the weights are shared by every row); the first row may separate again along
+            # a later dim (the heads of one batch element, then the queries of one head)
             sliced = True
-            tested = (base[0].first_rows(rows), first_rows(base[1], cut, rows))
+            tested = (tested[0].first_rows(rows), first_rows(tested[1], cut, rows))
+            cut = _candidate_rows(*tested)
 
         def verdict(equivalent: bool, tests: int, **more: Any) -> Verdict:
             achieved = bound.after(tests) if equivalent else 1.0

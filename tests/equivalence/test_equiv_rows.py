@@ -181,3 +181,15 @@ def test_the_verifier_tests_one_query_row_of_one_head() -> None:
     assert "of the first 1 rows of one batch slice" in str(verdict)
     wrong = Verifier(_graph(ATTENTION), _options()).verify(_online(scale="0.3"))
     assert not wrong.equivalent and wrong.counterexample is not None
+
+
+def test_blocks_holding_several_batch_elements_are_tested_on_one() -> None:
+    reference = _graph((DATA / "rows_decode.mlir").read_text())
+    candidate = _graph((DATA / "rows_decode_split.mlir").read_text())
+    # 4 heads per block: not separable slice by slice, but by rows with every argument cut
+    assert separable_batch(reference) == 64 and separable_batch(candidate) is None
+    rows = row_separable(candidate, frozenset({0, 1, 2}))
+    assert rows is not None and rows.dim == 0
+    verdict = Verifier(reference, _options()).verify(candidate)
+    assert verdict.equivalent, verdict
+    assert verdict.rows == 1 and "of the first 1 rows" in str(verdict)
