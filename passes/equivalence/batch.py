@@ -33,8 +33,8 @@ from mirage.dialects.opkinds import (
     RESHAPES,
     SLICES,
 )
-from mirage.dialects.strides import row_major
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
+from mirage.passes.equivalence.rows import cut_view, row_local_view
 
 _THREAD_KINDS = POINTWISE
 """Op kinds of a thread.fuse body: all act on one element at a time."""
@@ -103,7 +103,7 @@ def _launch_is_slicewise(op: Op, batch: int) -> bool:
     for bop, ids in body.result_ids():
         if bop.kind in ITERATORS and bop.viewed:
             storage = body.args[bop.operands[0]] if bop.kind in INPUTS else body.type_of(ids[0])
-            if not _slicewise_view(bop, storage.shape, batch):
+            if not row_local_view(bop, storage.shape, 0, batch):
                 return False
         if bop.kind in INPUTS:
             # The loop walking dim 0 would feed one block several batch elements.
@@ -133,29 +133,6 @@ def _launch_is_slicewise(op: Op, batch: int) -> bool:
     # Every output of the launch must be written by an output saver (its omap checked).
     savers = {r for bop, rs in body.result_ids() if bop.kind in OUTPUTS for r in rs}
     return all(o in savers for o in body.outputs)
-
-
-def _slicewise_view(bop: Op, storage: tuple[int, ...], batch: int) -> bool:
-    """Whether the view of iterator `bop` on a tensor of shape `storage` reads slice i of
-    its dim 0 from slice i of the tensor alone: the same extent and the tensor's own stride
-    on dim 0, and every other element, offset included, within one slice."""
-    view, strides = bop.layout(storage)
-    if not view or not storage or view[0] != batch or storage[0] != batch:
-        return False
-    slice_size = row_major(storage)[0]
-    reach = bop.offset + sum((n - 1) * s for n, s in zip(view[1:], strides[1:], strict=True))
-    return strides[0] == slice_size and bop.offset >= 0 and reach < slice_size
-
-
-def _one_view(bop: Op, batch: int) -> Op:
-    """Iterator `bop` with its view (if any) cut to one batch element."""
-    if not bop.viewed:
-        return bop
-    attrs = tuple(
-        (k, (1, *v[1:]) if k == "view" and isinstance(v, tuple) and v[:1] == (batch,) else v)
-        for k, v in bop.attrs
-    )
-    return replace(bop, attrs=attrs)
 
 
 def first_slice(graph: Graph) -> Graph:
@@ -188,9 +165,9 @@ def _sliced(graph: Graph, batch: int) -> Graph:
             # Block-level tiles already hold one batch element: only the device tensors
             # (the body's arguments and what its savers write) change.
             body_ops = tuple(
-                replace(_one_view(b, batch), results=tuple(_one(t, batch) for t in b.results))
+                replace(cut_view(b, 0, 1), results=tuple(_one(t, batch) for t in b.results))
                 if b.kind in OUTPUTS
-                else _one_view(b, batch)
+                else cut_view(b, 0, 1)
                 if b.kind in INPUTS
                 else b
                 for b in body.ops

@@ -46,6 +46,7 @@ from mirage.dialects.opkinds import (
     SLICES,
 )
 from mirage.dialects.shapes import REPLICATE
+from mirage.dialects.strides import row_major
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 
 BATCHED, SHARED = "batched", "shared"
@@ -93,6 +94,20 @@ def row_separable(graph: Graph, batched: frozenset[int] | None = None) -> Rows |
 def _rowed(shape: tuple[int, ...], dim: int, batch: int) -> bool:
     """A shape whose row dim `dim` has extent `batch`, every dim before it extent 1."""
     return len(shape) > dim and shape[dim] == batch and all(e == 1 for e in shape[:dim])
+
+
+def row_local_view(bop: Op, storage: tuple[int, ...], dim: int, batch: int) -> bool:
+    """Whether the view of iterator `bop` on a tensor of shape `storage` (rows along `dim`,
+    extent `batch`, every dim before it of extent 1) reads row i of its own dim `dim` from
+    row i of the tensor alone: the same extent and the tensor's own stride on that dim,
+    and every later element, offset included, within one row."""
+    view, strides = bop.layout(storage)
+    if not _rowed(view, dim, batch) or not _rowed(storage, dim, batch):
+        return False
+    row = row_major(storage)[dim]
+    later = zip(view[dim + 1 :], strides[dim + 1 :], strict=True)
+    reach = bop.offset + sum((n - 1) * s for n, s in later)
+    return strides[dim] == row and bop.offset >= 0 and reach < row
 
 
 def _rows(graph: Graph, batch: int, batched: frozenset[int], dim: int) -> Rows | None:
@@ -195,11 +210,17 @@ def _launch_states(op: Op, ins: list[str], dim: int) -> tuple[str, ...] | None:
                 shared_maps.append(imap)
                 state.append(SHARED)
                 continue
-            if bop.viewed or bop.int_attr("forloop_dim") == dim:
+            if bop.int_attr("forloop_dim") == dim:
+                return None
+            storage = body.args[bop.operands[0]].shape
+            if bop.viewed and not row_local_view(bop, storage, dim, _extent(storage, dim)):
                 return None
             dmap = imap
         elif bop.kind in OUTPUTS:
-            if bop.viewed or state[bop.operands[0]] != BATCHED:
+            if state[bop.operands[0]] != BATCHED:
+                return None
+            storage = bop.results[0].shape
+            if bop.viewed and not row_local_view(bop, storage, dim, _extent(storage, dim)):
                 return None
             dmap = bop.ints_attr("omap")
         elif any(v < args for v in bop.operands):
@@ -235,6 +256,10 @@ def _launch_states(op: Op, ins: list[str], dim: int) -> tuple[str, ...] | None:
     if not all(o in savers for o in body.outputs):
         return None
     return tuple(state)
+
+
+def _extent(shape: tuple[int, ...], dim: int) -> int:
+    return shape[dim] if len(shape) > dim else 0
 
 
 def first_rows(graph: Graph, rows: Rows, count: int) -> Graph:
@@ -291,8 +316,22 @@ def _cut_launch(
     )
     body_ops: list[Op] = []
     for bop, ids in body.result_ids():
+        if bop.kind in INPUTS and states[bop.operands[0]] == BATCHED:
+            bop = cut_view(bop, dim, count)
         if ids and states[ids[0]] == BATCHED:
             bop = replace(bop, results=tuple(_cut(t, dim, count) for t in bop.results))
+            if bop.kind in OUTPUTS:
+                bop = cut_view(bop, dim, count)
         body_ops.append(bop)
     new_body = Graph(args, tuple(body_ops), body.outputs, body.loop_end)
     return replace(op, results=results, attrs=attrs, body=new_body)
+
+
+def cut_view(bop: Op, dim: int, count: int) -> Op:
+    """Iterator `bop` with its view (a row-local one, `row_local_view`) cut to `count`
+    rows: the strides stay, as every row keeps its place in the tensor's storage."""
+    if not bop.viewed:
+        return bop
+    view = bop.ints_attr("view")
+    cut = (*view[:dim], count, *view[dim + 1 :])
+    return replace(bop, attrs=tuple((k, cut if k == "view" else v) for k, v in bop.attrs))

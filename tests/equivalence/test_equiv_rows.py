@@ -193,3 +193,17 @@ def test_blocks_holding_several_batch_elements_are_tested_on_one() -> None:
     verdict = Verifier(reference, _options()).verify(candidate)
     assert verdict.equivalent, verdict
     assert verdict.rows == 1 and "of the first 1 rows" in str(verdict)
+
+
+def test_a_row_local_view_is_cut_with_its_rows() -> None:
+    # every argument cut along the heads; K read through its transposed view
+    candidate = _online()
+    rows = row_separable(candidate, frozenset({0, 1, 2}))
+    assert rows is not None and rows.dim == 0
+    cut = first_rows(candidate, rows, 2)
+    inputs = _random(candidate, 3)
+    whole = np.asarray(evaluate(candidate, inputs, FloatDomain(np.float64))[0])
+    part = np.asarray(evaluate(cut, [x[:2] for x in inputs], FloatDomain(np.float64))[0])
+    np.testing.assert_allclose(part, whole[:2], rtol=1e-12)
+    # a view whose dim 0 is not the tensor's own reads other heads' rows
+    assert row_separable(_online(strides="[8, 1, 32]"), frozenset({0, 1, 2})) is None
