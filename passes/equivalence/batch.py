@@ -103,7 +103,7 @@ def _launch_is_slicewise(op: Op, batch: int) -> bool:
     for bop, ids in body.result_ids():
         if bop.kind in ITERATORS and bop.viewed:
             storage = body.args[bop.operands[0]] if bop.kind in INPUTS else body.type_of(ids[0])
-            if not row_local_view(bop, storage.shape, 0, batch):
+            if row_local_view(bop, storage.shape, 0, batch) != 0:
                 return False
         if bop.kind in INPUTS:
             # The loop walking dim 0 would feed one block several batch elements.

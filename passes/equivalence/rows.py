@@ -35,6 +35,7 @@ from mirage.dialects.opkinds import (
     CONTRACTIONS,
     FUSES,
     INPUTS,
+    ITERATORS,
     LAST_DIM_ACCUMULATORS,
     LAUNCHES,
     NORMS,
@@ -49,7 +50,8 @@ from mirage.dialects.shapes import REPLICATE
 from mirage.dialects.strides import row_major
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 
-BATCHED, SHARED = "batched", "shared"
+SHARED = -1
+"""The row dim of a value that every row shares (`Rows.values`, `Rows.states`)."""
 
 
 @dataclass(frozen=True)
@@ -60,10 +62,16 @@ class Rows:
     """B: the extent of the row dim of the batched arguments and outputs."""
     batched: frozenset[int]
     """The arguments cut into rows; the others are shared by every row."""
-    states: tuple[tuple[str, ...], ...]
-    """Per launch (in program order), the state of every value of its block graph."""
+    states: tuple[tuple[int, ...], ...]
+    """Per launch (in program order), the row dim of every value of its block graph
+    (`SHARED` for a shared value)."""
     dim: int = 0
-    """The row dim; every dim before it has extent 1 in the batched values."""
+    """The row dim of the batched arguments and outputs; every dim before it has extent 1
+    there."""
+    values: tuple[int, ...] = ()
+    """The row dim of every kernel-level value (`SHARED` for a shared one). Inside the
+    program a transpose moves it and a reshape may merge it with the dims after it: row i
+    of a value is then the i-th of B equal runs of its row dim."""
 
 
 def row_separable(graph: Graph, batched: frozenset[int] | None = None) -> Rows | None:
@@ -96,31 +104,37 @@ def _rowed(shape: tuple[int, ...], dim: int, batch: int) -> bool:
     return len(shape) > dim and shape[dim] == batch and all(e == 1 for e in shape[:dim])
 
 
-def row_local_view(bop: Op, storage: tuple[int, ...], dim: int, batch: int) -> bool:
-    """Whether the view of iterator `bop` on a tensor of shape `storage` (rows along `dim`,
-    extent `batch`, every dim before it of extent 1) reads row i of its own dim `dim` from
-    row i of the tensor alone: the same extent and the tensor's own stride on that dim,
-    and every later element, offset included, within one row."""
+def row_local_view(bop: Op, storage: tuple[int, ...], dim: int, batch: int) -> int | None:
+    """The dim of the view of iterator `bop` on a tensor of shape `storage` (rows along
+    `dim`, extent `batch`, every dim before it of extent 1) that walks the tensor's rows,
+    where row i of the view is row i of the tensor: the extent `batch` and the tensor's own
+    stride on `dim`, every other view dim (and the offset) within one row; else None."""
     view, strides = bop.layout(storage)
-    if not _rowed(view, dim, batch) or not _rowed(storage, dim, batch):
-        return False
+    if not _rowed(storage, dim, batch):
+        return None
     row = row_major(storage)[dim]
-    later = zip(view[dim + 1 :], strides[dim + 1 :], strict=True)
-    reach = bop.offset + sum((n - 1) * s for n, s in later)
-    return strides[dim] == row and bop.offset >= 0 and reach < row
+    walks = [
+        j for j, (n, st) in enumerate(zip(view, strides, strict=True)) if n == batch and st == row
+    ]
+    if len(walks) != 1:
+        return None
+    (j,) = walks
+    others = [(n, st) for i, (n, st) in enumerate(zip(view, strides, strict=True)) if i != j]
+    reach = bop.offset + sum((n - 1) * st for n, st in others)
+    return j if bop.offset >= 0 and reach < row else None
 
 
 def _rows(graph: Graph, batch: int, batched: frozenset[int], dim: int) -> Rows | None:
     if any(not _rowed(graph.args[i].shape, dim, batch) for i in batched):
         return None
-    state: list[str] = [BATCHED if i in batched else SHARED for i in range(len(graph.args))]
-    launches: list[tuple[str, ...]] = []
+    state = [dim if i in batched else SHARED for i in range(len(graph.args))]
+    launches: list[tuple[int, ...]] = []
     for op, _ in graph.result_ids():
         ins = [state[v] for v in op.operands]
         if op.kind in CONSTANTS:
             # a splat: every row the same, so a constant of B rows is sliced with the rest
             rows = all(_rowed(t.shape, dim, batch) for t in op.results)
-            state.extend([BATCHED if rows else SHARED] * len(op.results))
+            state.extend([dim if rows else SHARED] * len(op.results))
             continue
         if all(s == SHARED for s in ins):
             if op.kind in LAUNCHES:
@@ -129,19 +143,25 @@ def _rows(graph: Graph, batch: int, batched: frozenset[int], dim: int) -> Rows |
             state.extend([SHARED] * len(op.results))
             continue
         shapes = [graph.type_of(v).shape for v in op.operands]
-        if any(not _rowed(t.shape, dim, batch) for t in op.results):
-            return None
         if op.kind in LAUNCHES:
+            # a launch reads and writes whole rows of unmerged row tensors
+            if any(not _rowed(t.shape, dim, batch) for t in op.results):
+                return None
             inner = _launch_states(op, ins, dim)
             if inner is None:
                 return None
             launches.append(inner)
-        elif not _rowwise(op, ins, shapes, batch, dim):
+            state.extend([dim] * len(op.results))
+            continue
+        if len(op.results) != 1:
             return None
-        state.extend([BATCHED] * len(op.results))
-    if any(state[v] != BATCHED for v in graph.outputs):
+        found = _row_dim(op, ins, shapes, batch)
+        if found is None:
+            return None
+        state.append(found)
+    if any(state[v] != dim for v in graph.outputs):
         return None
-    return Rows(batch, batched, tuple(launches), dim)
+    return Rows(batch, batched, tuple(launches), dim, tuple(state))
 
 
 def _broadcast(shape: tuple[int, ...], rank: int, dim: int) -> bool:
@@ -149,51 +169,85 @@ def _broadcast(shape: tuple[int, ...], rank: int, dim: int) -> bool:
     return not shape or (len(shape) == rank and shape[dim] == 1)
 
 
-def _rowwise(op: Op, ins: list[str], shapes: list[tuple[int, ...]], batch: int, dim: int) -> bool:
-    """Whether the plain kernel op `op` computes row i (along `dim`) of its results from row
-    i of its batched operands and the whole of its shared ones."""
+def _reshaped_dim(
+    shape: tuple[int, ...], dim: int, result: tuple[int, ...], batch: int
+) -> int | None:
+    """The row dim of a row-major reshape of `shape` (rows along `dim`) into `result`: the
+    dim after the same leading elements whose extent B divides, so that each row keeps its
+    run of elements; None where no dim has that."""
+    leading = 1
+    for e in shape[:dim]:
+        leading *= e
+    before = 1
+    for d, e in enumerate(result):
+        if before == leading and e > 1 and e % batch == 0:
+            return d
+        before *= e
+        if before > leading:
+            return None
+    return None
+
+
+def _row_dim(op: Op, ins: list[int], shapes: list[tuple[int, ...]], batch: int) -> int | None:
+    """The row dim of the result of the plain op `op` (kernel or block level) whose
+    operands have the row dims `ins` (`SHARED` for shared operands), where it computes row i
+    of its result from row i of its batched operands and the whole of its shared ones;
+    else None."""
     kind = op.kind
-    rank = len(op.results[0].shape)
+    result = op.results[0].shape
+    rank = len(result)
+    batched = [(d, s) for d, s in zip(ins, shapes, strict=True) if d != SHARED]
+    if any(len(s) <= d or s[d] % batch for d, s in batched):
+        return None
+    if kind in RESHAPES:
+        ((d, s),) = batched
+        return _reshaped_dim(s, d, result, batch)
+    if kind in PERMUTES:
+        return op.ints_attr("permutation").index(batched[0][0])
+    dim, first = batched[0]
+    if any(d != dim or len(s) != rank or s[dim] != first[dim] for d, s in batched):
+        return None
+    if result[dim] != first[dim]:
+        return None
     pairs = list(zip(ins, shapes, strict=True))
-    if not all(s == SHARED or _rowed(shape, dim, batch) for s, shape in pairs):
-        return False
-    shared_ok = all(s == BATCHED or _broadcast(shape, rank, dim) for s, shape in pairs)
+    shared_ok = all(s != SHARED or _broadcast(shape, rank, dim) for s, shape in pairs)
     if kind in POINTWISE:
-        return shared_ok
+        return dim if shared_ok else None
     if kind in FUSES:
         assert op.body is not None
-        return shared_ok and all(b.kind in POINTWISE for b in op.body.ops)
+        return dim if shared_ok and all(b.kind in POINTWISE for b in op.body.ops) else None
     if kind in CONTRACTIONS:
-        (a, b), (sa, sb) = ins, shapes
-        if a == BATCHED and b == BATCHED:
-            return dim < len(sa) - 2 and dim < len(sb) - 2  # a batch dim of both
-        if a != BATCHED:
-            return False
-        if dim == len(sa) - 2:
-            return True  # x (rows, k) @ W (k, n): the rows of the lhs
+        (a, b), (_, sb) = ins, shapes
+        if a != SHARED and b != SHARED:
+            return dim if dim < rank - 2 and len(sb) == rank else None  # a batch dim of both
+        if a == SHARED:
+            return None
+        if dim == rank - 2:
+            return dim  # x (rows, k) @ W (k, n): the rows of the lhs
         # a batch dim of the lhs, the weight broadcast along it (batch dims align right)
-        at = dim - (len(sa) - len(sb))
-        return dim < len(sa) - 2 and (at < 0 or sb[at] == 1)
+        at = dim - (rank - len(sb))
+        return dim if dim < rank - 2 and (at < 0 or sb[at] == 1) else None
     if kind in REDUCTIONS or kind in CONCATS:
         reduced = op.int_attr("dim")
-        return all(s == BATCHED for s in ins) and reduced != dim and 0 <= reduced < len(shapes[0])
+        ok = all(s != SHARED for s in ins) and reduced != dim and 0 <= reduced < rank
+        return dim if ok else None
     if kind in NORMS:  # the last dim; a gain or bias is shared, broadcast over the rows
-        return ins[0] == BATCHED and len(shapes[0]) >= dim + 2 and shared_ok
+        return dim if ins[0] != SHARED and dim < rank - 1 and shared_ok else None
     if kind in ACCUMULATORS:  # along the loop, elementwise or over the last dim
-        return shared_ok and (kind not in LAST_DIM_ACCUMULATORS or dim < rank - 1)
-    if kind in PERMUTES:
-        return op.ints_attr("permutation")[: dim + 1] == tuple(range(dim + 1))
+        last = kind in LAST_DIM_ACCUMULATORS
+        return dim if shared_ok and (not last or dim < rank - 1) else None
     if kind in SLICES:
-        return op.ints_attr("offsets")[dim] == 0
-    return kind in RESHAPES
+        return dim if op.ints_attr("offsets")[dim] == 0 else None
+    return None
 
 
-def _launch_states(op: Op, ins: list[str], dim: int) -> tuple[str, ...] | None:
-    """The state of every value of the block graph of launch `op` (operand states `ins`),
-    where every block op is row-wise on the block's row tiles, at most one grid dim cuts the
-    rows, the for-loop never walks them, no view reads or writes a row tensor, and the grid
-    dim that cuts the rows cuts no shared input; else None. Every block then computes each
-    row of its tiles from that row and the shared tiles, by the same block graph."""
+def _launch_states(op: Op, ins: list[int], dim_out: int) -> tuple[int, ...] | None:
+    """The row dim of every value of the block graph of launch `op` (operand row dims
+    `ins`, its results rowed along `dim_out`), where every block op is row-wise on the
+    block's row tiles, at most one grid dim cuts the rows, the for-loop never walks them, a
+    view on a row tensor keeps each row in its place, and the grid dim that cuts the rows
+    cuts no shared input; else None. Every block then computes each row of its tiles from
+    that row and the shared tiles, by the same block graph."""
     body = op.body
     assert body is not None
     args = len(body.args)
@@ -206,21 +260,29 @@ def _launch_states(op: Op, ins: list[str], dim: int) -> tuple[str, ...] | None:
             if bop.operands[0] >= args:
                 return None
             imap = bop.ints_attr("imap")
-            if state[bop.operands[0]] == SHARED:
+            dim = state[bop.operands[0]]
+            if dim == SHARED:
                 shared_maps.append(imap)
                 state.append(SHARED)
                 continue
-            if bop.int_attr("forloop_dim") == dim:
-                return None
             storage = body.args[bop.operands[0]].shape
-            if bop.viewed and not row_local_view(bop, storage, dim, _extent(storage, dim)):
+            if bop.viewed:
+                viewed = row_local_view(bop, storage, dim, _extent(storage, dim))
+                if viewed is None:
+                    return None
+                dim = viewed
+            if bop.int_attr("forloop_dim") == dim:
                 return None
             dmap = imap
         elif bop.kind in OUTPUTS:
-            if state[bop.operands[0]] != BATCHED:
+            dim = state[bop.operands[0]]
+            if dim == SHARED:
                 return None
             storage = bop.results[0].shape
-            if bop.viewed and not row_local_view(bop, storage, dim, _extent(storage, dim)):
+            held = dim_out
+            if bop.viewed:
+                held = row_local_view(bop, storage, dim_out, _extent(storage, dim_out))
+            if held != dim:
                 return None
             dmap = bop.ints_attr("omap")
         elif any(v < args for v in bop.operands):
@@ -231,13 +293,14 @@ def _launch_states(op: Op, ins: list[str], dim: int) -> tuple[str, ...] | None:
                 state.extend([SHARED] * len(bop.results))
                 continue
             shapes = [body.type_of(v).shape for v in bop.operands]
-            tile = next(sh[dim] for s, sh in zip(ins_b, shapes, strict=True) if s == BATCHED)
-            if any(not _rowed(t.shape, dim, tile) for t in bop.results):
+            if len(bop.results) != 1:
                 return None
-            if not _rowwise(bop, ins_b, shapes, tile, dim):
+            tile = next(sh[d] for d, sh in zip(ins_b, shapes, strict=True) if d != SHARED)
+            found = _row_dim(bop, ins_b, shapes, tile)
+            if found is None:
                 return None
-            rows.add(tile)
-            state.extend([BATCHED] * len(bop.results))
+            rows.add(bop.results[0].shape[found])
+            state.append(found)
             continue
         cut = [g for g in range(len(dmap)) if dmap[g] == dim]
         if len(cut) > 1:
@@ -247,7 +310,7 @@ def _launch_states(op: Op, ins: list[str], dim: int) -> tuple[str, ...] | None:
         if len(row_tile.shape) <= dim:
             return None
         rows.add(row_tile.shape[dim])
-        state.append(BATCHED)
+        state.append(dim if bop.kind in INPUTS else dim_out)
     if len(cuts) > 1 or len(rows) > 1:
         return None
     if cuts and any(m[g] != REPLICATE for m in shared_maps for g in cuts):
@@ -267,61 +330,58 @@ def first_rows(graph: Graph, rows: Rows, count: int) -> Graph:
     launch runs its row-cutting grid dim once, on row tiles of `count` rows; shared values
     stay whole."""
     assert 0 < count < rows.batch
-    batch, dim = rows.batch, rows.dim
-    state = [i in rows.batched for i in range(len(graph.args))]
+    batch, dims = rows.batch, rows.values
     launches = iter(rows.states)
     ops: list[Op] = []
-    for op, _ in graph.result_ids():
+    for op, ids in graph.result_ids():
         inner = next(launches) if op.kind in LAUNCHES else None
-        if op.kind in CONSTANTS:
-            cut = all(_rowed(t.shape, dim, batch) for t in op.results)
-        else:
-            cut = any(state[v] for v in op.operands)
-        state.extend([cut] * len(op.results))
-        if not cut:
+        if dims[ids[0]] == SHARED:
             ops.append(op)
             continue
-        results = tuple(_cut(t, dim, count) for t in op.results)
+        results = tuple(
+            _cut(t, dims[i], count * t.shape[dims[i]] // batch)
+            for t, i in zip(op.results, ids, strict=True)
+        )
         if inner is not None:
-            ops.append(_cut_launch(op, results, inner, dim, count))
+            ops.append(_cut_launch(op, results, inner, count))
         else:
             ops.append(replace(op, results=results))
-    args = tuple(_cut(t, dim, count) if i in rows.batched else t for i, t in enumerate(graph.args))
+    args = tuple(
+        _cut(t, rows.dim, count) if i in rows.batched else t for i, t in enumerate(graph.args)
+    )
     return Graph(args, tuple(ops), graph.outputs, graph.loop_end)
 
 
-def _cut(ty: TensorType, dim: int, count: int) -> TensorType:
-    return TensorType((*ty.shape[:dim], count, *ty.shape[dim + 1 :]), ty.dtype)
+def _cut(ty: TensorType, dim: int, extent: int) -> TensorType:
+    return TensorType((*ty.shape[:dim], extent, *ty.shape[dim + 1 :]), ty.dtype)
 
 
-def _cut_launch(
-    op: Op, results: tuple[TensorType, ...], states: Sequence[str], dim: int, count: int
-) -> Op:
+def _cut_launch(op: Op, results: tuple[TensorType, ...], dims: Sequence[int], count: int) -> Op:
     body = op.body
     assert body is not None
     grid = op.ints_attr("grid")
     cut_dims = {
         g
-        for bop, _ in body.result_ids()
-        if bop.kind in INPUTS | OUTPUTS
-        and (bop.kind in OUTPUTS or states[bop.operands[0]] == BATCHED)
+        for bop, ids in body.result_ids()
+        if bop.kind in INPUTS | OUTPUTS and dims[ids[0]] != SHARED
         for g, d in enumerate(bop.ints_attr("imap" if bop.kind in INPUTS else "omap"))
-        if d == dim
+        if d == dims[ids[0] if bop.kind in INPUTS else bop.operands[0]]
     }
     new_grid = tuple(1 if d in cut_dims else e for d, e in enumerate(grid))
     attrs = tuple((k, new_grid if k == "grid" else v) for k, v in op.attrs)
     args = tuple(
-        _cut(t, dim, count) if s == BATCHED else t
-        for t, s in zip(body.args, states[: len(body.args)], strict=True)
+        t if d == SHARED else _cut(t, d, count)
+        for t, d in zip(body.args, dims[: len(body.args)], strict=True)
     )
     body_ops: list[Op] = []
     for bop, ids in body.result_ids():
-        if bop.kind in INPUTS and states[bop.operands[0]] == BATCHED:
-            bop = cut_view(bop, dim, count)
-        if ids and states[ids[0]] == BATCHED:
-            bop = replace(bop, results=tuple(_cut(t, dim, count) for t in bop.results))
-            if bop.kind in OUTPUTS:
-                bop = cut_view(bop, dim, count)
+        if ids and dims[ids[0]] != SHARED:
+            d = dims[ids[0]]
+            # an output saver's view is cut where its tile holds the rows
+            held = dims[bop.operands[0]] if bop.kind in OUTPUTS else d
+            if bop.kind in ITERATORS:
+                bop = cut_view(bop, held, count)
+            bop = replace(bop, results=tuple(_cut(t, d, count) for t in bop.results))
         body_ops.append(bop)
     new_body = Graph(args, tuple(body_ops), body.outputs, body.loop_end)
     return replace(op, results=results, attrs=attrs, body=new_body)

@@ -15,7 +15,7 @@ from mirage.dialects.semantics import FloatDomain, evaluate
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
 from mirage.passes.equivalence.batch import first_slice, separable_batch
-from mirage.passes.equivalence.rows import BATCHED, SHARED, first_rows, row_separable
+from mirage.passes.equivalence.rows import SHARED, first_rows, row_separable
 from mirage.passes.equivalence.verifier import Verifier, VerifierOptions
 
 
@@ -89,7 +89,7 @@ def test_a_fused_linear_separates_into_rows(rows_cut: bool) -> None:
     (states,) = rows.states
     body = candidate.ops[-1].body
     assert body is not None
-    assert states[: len(body.args)] == (BATCHED, SHARED, SHARED)
+    assert states[: len(body.args)] == (0, SHARED, SHARED)  # x cut along dim 0
     # cut down to 3 rows, the launch computes the first 3 rows of the whole one
     for graph, cut in ((reference, ref_rows), (candidate, rows)):
         small = first_rows(graph, cut, 3)
@@ -207,3 +207,57 @@ def test_a_row_local_view_is_cut_with_its_rows() -> None:
     np.testing.assert_allclose(part, whole[:2], rtol=1e-12)
     # a view whose dim 0 is not the tensor's own reads other heads' rows
     assert row_separable(_online(strides="[8, 1, 32]"), frozenset({0, 1, 2})) is None
+
+
+def _nested(graph: Graph) -> Graph:
+    """`graph` cut to its first row as long as it separates (as the verifier cuts it)."""
+    rows = row_separable(graph)
+    while rows is not None:
+        graph = first_rows(graph, rows, 1)
+        rows = row_separable(graph)
+    return graph
+
+
+@pytest.mark.parametrize(
+    ("reference", "candidate", "q_row", "k_whole"),
+    [
+        # batch and heads merged by reshapes (T5): batch, then head, then query row
+        ("rows_t5_attention.mlir", "rows_t5_attention_online.mlir", (1, 1, 1, 8), (1, 1, 32, 8)),
+        # heads split by view and transpose (GPT-2): batch, then query row across the heads
+        ("rows_heads.mlir", "rows_heads_online.mlir", (1, 1, 64), (1, 16, 64)),
+    ],
+)
+def test_rows_move_through_reshapes_and_transposes(
+    reference: str, candidate: str, q_row: tuple[int, ...], k_whole: tuple[int, ...]
+) -> None:
+    ref, cand = _graph((DATA / reference).read_text()), _graph((DATA / candidate).read_text())
+    assert separable_batch(ref) is None  # not slice by slice: its reshapes change dim 0
+    for graph in (ref, cand):
+        rows = row_separable(graph)
+        assert rows is not None and rows.dim == 0 and rows.batched == {0, 1, 2}
+        one = _nested(graph)
+        assert one.args[0].shape == q_row and one.args[1].shape == k_whole
+        # the first row of the cut program is the first row of the whole one
+        inputs = _random(graph, 4)
+        whole = np.asarray(evaluate(graph, inputs, FloatDomain(np.float64))[0])
+        cut = [
+            x[tuple(slice(0, n) for n in t.shape)] for x, t in zip(inputs, one.args, strict=True)
+        ]
+        part = np.asarray(evaluate(one, cut, FloatDomain(np.float64))[0])
+        np.testing.assert_allclose(part, whole[tuple(slice(0, n) for n in part.shape)], rtol=1e-12)
+    verdict = Verifier(ref, _options()).verify(cand)
+    assert verdict.equivalent and verdict.rows == 1, verdict
+
+
+def test_a_head_split_candidate_that_mixes_heads_is_caught() -> None:
+    ref = _graph((DATA / "rows_heads.mlir").read_text())
+    # K's heads read in the wrong order: the view swaps head stride and dim stride
+    text = (DATA / "rows_heads_online.mlir").read_text()
+    wrong = text.replace(
+        "view [2, 4, 16, 16] strides [1024, 16, 1, 64]",
+        "view [2, 4, 16, 16] strides [1024, 1, 4, 64]",
+        1,
+    )
+    assert wrong != text
+    verdict = Verifier(ref, _options()).verify(_graph(wrong))
+    assert not verdict.equivalent and verdict.counterexample is not None
