@@ -5,8 +5,10 @@ A function is kernel-level when its body holds only pre-defined kernel ops (no
 only the marked ones are superoptimized. A function the search cannot improve (by the cost
 model, or by measurement with `profile=true`) is left as it is, with a remark on stderr.
 
-Options: `time-budget` (seconds), `max-kernel-ops`, `max-block-ops` (block ops per
-graph-defined op, input iterators and output savers included), `workers` (processes),
+Options: `time-budget` (seconds), `max-kernel-ops` (per searched program: the function or,
+for a long one, each of its segments; their composition may hold more), `max-block-ops`
+(block ops per graph-defined op, input iterators and output savers included), `workers`
+(processes),
 `target` (sm_80 or sm_90), `seed` (random tests and fingerprints), `cache` (a directory for
 search results and pruning answers; empty: none), `profile` (rank the best candidates by
 time measured on the GPU), `keep` (verified candidates kept and ranked), `report` (a
