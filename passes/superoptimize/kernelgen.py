@@ -39,6 +39,7 @@ from mirage.passes.superoptimize.fingerprint import (
 from mirage.passes.superoptimize.infer import result_shape
 from mirage.passes.superoptimize.interfaces import PruneCheck
 from mirage.passes.superoptimize.parallelize import Parallelized, parallelizations
+from mirage.passes.superoptimize.precision import storage_dtype, stored_in
 from mirage.passes.superoptimize.prefix_exprs import op_terms
 from mirage.passes.superoptimize.vocabulary import Vocabulary, vocabulary_of
 
@@ -151,6 +152,8 @@ class SearchSpace:
         self.dim_types = DimTypes(program)
         self._seen: dict[tuple[object, ...], float] = {}
         self.bound = float("inf")
+        self.storage = storage_dtype(program)
+        """The type the results of a graph op that is not the last are stored in."""
         self.output_deps = _output_deps(program)
         """Seconds of the cheapest candidate known: a prefix that cannot beat it is cut."""
         self.stats = SearchStats()
@@ -309,8 +312,10 @@ class SearchSpace:
         self.stats.finished_graphs += 1
         moves: list[Move] = []
         op = finished.op
-        if self._last(node):
-            key = self._kernel_key(node, op) if self._fits_last(node, op) else None
+        if self._fits_last(node, op):
+            if not self._last(node) and self.storage is not None:
+                op = stored_in(op, self.storage)  # a later kernel reads what it writes
+            key = self._kernel_key(node, op)
             if key is not None:
                 moves.append(AddOp(op, key, finished.dims, finished.terms, op, deferred=True))
         operand_types = [node.types[v] for v in finished.operands]

@@ -477,6 +477,16 @@ def reparallelize(
         found_here = _cheapest(op, structure.body, pattern, operand_types, target)
         if found_here is not None and (best is None or _better(found_here, best)):
             best = found_here
+    if best is not None and not best.partial:
+        # Without partial results what the op computes does not depend on how it is cut:
+        # at other shapes another cut may be cheaper (a small member's blocks of a few rows
+        # each, at large shapes, read every weight once per block row).
+        for pattern in found:
+            if pattern.partial_grid or pattern in same:
+                continue
+            free = _cheapest(op, structure.body, pattern, operand_types, target)
+            if free is not None and _better(free, best):
+                best = free
     return best
 
 

@@ -224,6 +224,11 @@ class Search:
         self.found: dict[str, Found] = {}
         self.verified: dict[str, bool] = {}
         self.verdicts: dict[str, str] = {}
+        self.fit: dict[str, bool] = {}
+        """Per verified candidate: whether it is finite in its f16/bf16 storage."""
+        self.unfit_program = False
+        """The program is not finite in its storage dtypes (`_bar`): a candidate that is
+        ranks above every one that is not, whatever the model says."""
         self.stats: dict[str, int] = {}
         self.remarks: list[str] = []
         self.verify_seconds = 0.0
@@ -253,6 +258,7 @@ class Search:
                 self.unverified += 1
             self.verify_seconds = max(self.verify_seconds, took)
             kept, text = verdict.equivalent, str(verdict)
+            self.fit[f.text] = verdict.storage_fit
             if kept and not verdict.storage_fit and f.seconds >= self.unfit_bar:
                 # as unfit for f16/bf16 storage as the program: the infinite bar of an
                 # unfit program is for candidates that are finite where it is not
@@ -274,7 +280,7 @@ class Search:
         return self.stop() or time.time() > self.deadline
 
     def _best_verified(self) -> float | None:
-        costs = [self.found[t].seconds for t, ok in self.verified.items() if ok]
+        costs = [self.found[t].seconds for t, ok in self.verified.items() if ok and self._fits(t)]
         return min(costs) if costs else None
 
     def _take(self, result: UnitResult) -> None:
@@ -306,16 +312,31 @@ class Search:
         self.found.setdefault(f.text, f)
         self.record.saw(f.text, f.seconds, f.graph, source)
 
+    def _fits(self, text: str) -> bool:
+        """Whether a verified candidate counts as good as it gets on cost alone: always,
+        unless the program is unfit for its storage dtypes and the candidate too."""
+        return not self.unfit_program or self.fit.get(text, True)
+
     def _finish_verification(self) -> list[Found]:
         ranked: list[Found] = []
-        for f in sorted(self.found.values(), key=lambda f: (f.seconds, f.text)):
-            if len(ranked) >= self.options.keep:
-                break
+
+        def known_unfit(text: str) -> bool:  # finite ones verified already come first
+            return not (self.verified.get(text, False) and self._fits(text))
+
+        order = sorted(self.found.values(), key=lambda f: (f.seconds, f.text))
+        if self.unfit_program:
+            order.sort(key=lambda f: known_unfit(f.text))
+        for f in order:
+            if len(ranked) >= self.options.keep and (
+                any(self._fits(r.text) for r in ranked) or len(ranked) >= 2 * self.options.keep
+            ):
+                break  # a finite one is kept, or looked for among twice as many
             if self.stop() and f.text not in self.verified:
                 continue  # stopped: only what is verified already
             if self._verify(f):
                 ranked.append(f)
-        return ranked
+        ranked.sort(key=lambda f: (not self._fits(f.text), f.seconds, f.text))
+        return ranked[: self.options.keep]
 
     # --- running ---------------------------------------------------------------------
 
@@ -347,6 +368,7 @@ class Search:
             self.record.finish([], True, elapsed)
             return SearchResult([], baseline, {}, True, elapsed, remarks=self.remarks)
         to_beat = self._bar(baseline)
+        self.unfit_program = to_beat == math.inf
         if normalized is not None:
             return self._run_normalized(normalized, to_beat)
         proxy = self._proxy(self.program)

@@ -18,9 +18,17 @@ from mirage.dialects.ugraph.to_ir import func_from_graph
 from mirage.passes.pruning import Pruner
 from mirage.passes.superoptimize.blockgen import BlockState, FinishedGraph
 from mirage.passes.superoptimize.interfaces import KeepAll
-from mirage.passes.superoptimize.kernelgen import SearchLimits, SearchSpace, StartGraph
+from mirage.passes.superoptimize.kernelgen import (
+    AddOp,
+    GrowBlock,
+    KernelNode,
+    SearchLimits,
+    SearchSpace,
+    StartGraph,
+)
 from mirage.passes.superoptimize.op_order import KIND_ORDER
 from mirage.passes.superoptimize.parallelize import instantiate, patterns
+from mirage.passes.superoptimize.precision import stored_in
 from mirage.passes.superoptimize.probes import divisors
 
 
@@ -204,3 +212,64 @@ def test_parallelizations_of_a_sum_of_partials_compute_the_structure() -> None:
             assert np.allclose(got, want, rtol=1e-12)
             walked += pattern.fdims[0] == 2 and extents[3] == 4
     assert walked  # the loop walked the four partials, one per iteration
+
+
+def _relu_mlp(b: KernelBuilder) -> None:
+    x, w1, w2 = b.input((16, 64)), b.input((64, 96)), b.input((96, 64))
+    b.output(b.matmul(b.relu(b.matmul(x, w1)), w2))
+
+
+def _first_kernels(program: Graph, max_ops: int) -> list[AddOp]:
+    """The graph ops that the search may place first when two kernels are allowed."""
+    space = SearchSpace(program, SearchLimits(2, max_ops, SM_90, 0), Pruner(program))
+    start = space.step(space.root(), StartGraph())
+    assert start is not None
+    out: list[AddOp] = []
+
+    def walk(node: KernelNode) -> None:
+        for move in space.children(node):
+            if isinstance(move, AddOp):
+                out.append(move)
+            elif isinstance(move, GrowBlock):
+                child = space.step(node, move)
+                if child is not None:
+                    walk(child)
+
+    walk(start)
+    return out
+
+
+def test_a_first_kernel_may_write_a_whole_value_in_the_programs_storage_type() -> None:
+    # relu(X W1) as the epilogue of the first kernel, the second matmul reading it: the
+    # first kernel writes whole values (not only partial sums), stored in f16 as the program
+    # stores its own results, so that the matmul reading them runs on tensor cores
+    moves = _first_kernels(build(_relu_mlp), 6)
+    epilogues = [
+        m
+        for m in moves
+        if m.op.body is not None
+        and [o.kind for o in m.op.body.ops]
+        == ["input", "input", "matmul", "accum_sum", "relu", "output"]
+    ]
+    assert epilogues
+    assert all(m.deferred for m in epilogues)
+    assert all(t.dtype == "f16" for m in epilogues for t in m.op.results)
+
+
+def test_row_statistics_written_for_a_later_kernel_stay_in_f32() -> None:
+    # the rms of X's rows, written by the first kernel for the second to divide by, stays
+    # f32 (programs keep their row sums and norms in f32); the product X W is stored in f16
+    program = build(_rmsnorm_linear)
+    stored = [m.op for m in _first_kernels(program, 5) if m.deferred and m.op.body is not None]
+    saved: dict[str, set[str]] = {}
+    for op in stored:
+        assert op.body is not None
+        body = op.body
+        producer = body.producers()
+        for out, result in zip(body.outputs, op.results, strict=True):
+            saver = body.ops[producer[out]]
+            kind = body.ops[producer[saver.operands[0]]].kind
+            saved.setdefault(kind, set()).add(result.dtype)
+        assert stored_in(op, "f16") == op  # stored already: unchanged
+    assert saved["accum_rms_last"] == {"f32"}
+    assert saved["accum_sum"] == {"f16"}

@@ -367,12 +367,13 @@ def test_an_rms_norm_with_its_gain_and_a_linear_fuse_into_one_launch_over_the_ro
     # F.rms_norm(x, (k,), g) @ w.T: rows too long for one tile; the launch walks them in a
     # loop, applying the gain to x's tiles before the contraction and dividing by the norm
     # after the loop
-    # (the model may rank the norm's own kernel and the linear's launch above it: the
-    # fused launch is among the verified candidates that beat the program)
+    # (the model may rank the norm's own kernel and the linear's launch above it, and a
+    # norm kernel feeding a linear kernel: the fused launch is among the three verified
+    # candidates kept, which all beat the program)
     program = _graph(GAINED_NORM_LINEAR)
-    result = search(program, time_budget=30)
+    result = search(program, time_budget=30, keep=3)
     fused = [r.graph for r in result.ranked if _launches(r.graph) == 1]
-    assert fused and all(r.seconds < result.baseline for r in result.ranked[:2])
+    assert fused and all(r.seconds < result.baseline for r in result.ranked)
     (graph,) = [op for op in fused[0].ops if op.kind == "graph"]
     assert graph.body is not None and graph.int_attr("forloop_range") > 1
     kinds = [op.kind for op in graph.body.ops]

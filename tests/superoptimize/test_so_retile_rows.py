@@ -8,9 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from superoptimize.so_helpers import build
 from xdsl.dialects.func import FuncOp
 
 from conftest import parse_module
+from mirage.dialects.builder import KernelBuilder
 from mirage.dialects.hardware import SM_90
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, TensorType
@@ -73,3 +75,24 @@ def test_a_reshape_of_each_row_follows_the_rows_and_others_do_not() -> None:
     # a reshape that moves elements across rows was built for its old shapes
     merged = reshape_program(split(64, (128, 1024)), (TensorType((256, 2048), "f16"),))
     assert merged is None
+
+
+def _wide_linear(b: KernelBuilder) -> None:
+    b.output(b.matmul(b.input((16, 4096)), b.input((4096, 11008))))
+
+
+def test_a_small_members_row_split_is_dropped_where_it_would_reread_the_weights() -> None:
+    # At 16 x 64 rows split over two blocks cost little; at 16 x 4096 @ 4096 x 11008 every
+    # block row would read all of the weight again. Without partial results the cut is
+    # free to change: the retiled op keeps the rows whole and is cheaper than the split.
+    small = parse_module((DATA / "row_split_matmul.mlir").read_text())
+    (func,) = [op for op in small.ops if isinstance(op, FuncOp)]
+    found = graph_from_func(func)
+    program = build(_wide_linear)
+    tiled = retile(found, program, SM_90)
+    assert tiled is not None
+    (op,) = tiled.ops
+    assert op.body is not None
+    x_tile = op.body.ops[0].results[0]
+    assert x_tile.shape[0] == 16  # the rows whole in every block
+    assert Verifier(program).verify(tiled).equivalent
