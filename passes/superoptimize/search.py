@@ -80,9 +80,12 @@ PROXY_SHARE = 0.6
 """The part of what is left of the budget that the search of a small member of the
 program's family may use (`SearchOptions.proxy_elements`); the rest verifies what it finds
 at the program's own shapes, where one verification takes tens of seconds."""
-PROXY_KEEP = 8
-"""Verified candidates the small member's search keeps: the cheapest at its shapes need
-not be the cheapest at the program's, where they are ranked again."""
+INNER_KEEP = 8
+"""Verified candidates the search of a small member or of the normalized program keeps:
+the cheapest at the small member's shapes, or without the program's layout ops, need not
+be the cheapest carried back to its shapes or restored onto its layouts, where they are
+ranked again (a norm and a linear each a launch, then the one launch of both: restored
+onto a transposed weight, the one launch is the cheaper)."""
 NORMALIZED_SHARE = 0.9
 """The part of the budget the normalized program's search may use at most; the rest
 verifies what it finds, restored, against the program as it was (more where one
@@ -508,7 +511,7 @@ class Search:
             normalize=False,
             profile=False,
             proxy_elements=0,
-            keep=max(self.options.keep, PROXY_KEEP) if proxy is not None else self.options.keep,
+            keep=max(self.options.keep, INNER_KEEP),
         )
         searched = proxy if proxy is not None else program
         verifier = self.make_verifier(searched)

@@ -381,6 +381,25 @@ def test_an_rms_norm_with_its_gain_and_a_linear_fuse_into_one_launch_over_the_ro
     _same(program, fused[0])
 
 
+def test_the_normalized_search_keeps_more_than_the_program_asks_for() -> None:
+    # ranked without the program's layout ops, its candidates are ranked again once
+    # restored onto them (a view of a transposed weight changes what each costs): the
+    # inner search keeps several, the search itself the one asked for
+    from mirage.dialects.hardware import SM_90
+    from mirage.passes.equivalence.verifier import Verifier
+    from mirage.passes.superoptimize.module_pass import PrunerFactory
+    from mirage.passes.superoptimize.search import INNER_KEEP, Search, SearchOptions
+    from mirage.passes.superoptimize.search_record import SearchRecord
+
+    program = _graph(GAINED_NORM_LINEAR)
+    record = SearchRecord("gained")
+    options = SearchOptions(time_budget=30.0, workers=1, target=SM_90, keep=1)
+    result = Search(program, options, PrunerFactory(None), Verifier(program), record=record).run()
+    assert len(result.ranked) == 1
+    (inner,) = [s.record for s in record.segments if "[normalized]" in s.record.name]
+    assert 1 < len(inner.ranked) <= INNER_KEEP
+
+
 @pytest.mark.parametrize(("m", "n"), [(16, 512), (64, 768)])
 def test_a_launch_reading_a_transposed_weight_retiles_to_other_shapes(m: int, n: int) -> None:
     # what a shape family does with a restored linear: new extents, the view carried over
