@@ -1,0 +1,16 @@
+// search seconds: 108.2
+builtin.module {
+  func.func @layernorm_linear(%arg0: tensor<256x2048xf16>, %arg1: tensor<2048xf16>, %arg2: tensor<2048xf16>, %arg3: tensor<8192x2048xf16>, %arg4: tensor<8192xf16>) -> tensor<256x8192xf16> {
+    %0 = kernel.reduce_sum %arg0 dim 1 : tensor<256x2048xf16> -> tensor<256x1xf32>
+    %1 = kernel.mul_scalar %0, 0.00048828125 : tensor<256x1xf32> -> tensor<256x1xf32>
+    %2 = kernel.sub %arg0, %1 : tensor<256x2048xf16>, tensor<256x1xf32> -> tensor<256x2048xf32>
+    %3 = kernel.reshape %arg1 : tensor<2048xf16> -> tensor<1x2048xf16>
+    %4 = kernel.reshape %arg2 : tensor<2048xf16> -> tensor<1x2048xf16>
+    %5 = kernel.rms_norm %2 affine(%3, %4 : tensor<1x2048xf16>, tensor<1x2048xf16>) eps 9.9999997473787516e-06 : tensor<256x2048xf32> -> tensor<256x2048xf16>
+    %6 = kernel.transpose %arg3 permutation [1, 0] : tensor<8192x2048xf16> -> tensor<2048x8192xf16>
+    %7 = kernel.matmul %5, %6 : tensor<256x2048xf16>, tensor<2048x8192xf16> -> tensor<256x8192xf32>
+    %8 = kernel.reshape %arg4 : tensor<8192xf16> -> tensor<1x8192xf16>
+    %9 = kernel.add %7, %8 : tensor<256x8192xf32>, tensor<1x8192xf16> -> tensor<256x8192xf16>
+    func.return %9 : tensor<256x8192xf16>
+  }
+}
