@@ -128,7 +128,8 @@ def _corpus(name: str) -> Graph:
 def test_the_rotary_embedding_of_q_and_k_fuses_into_one_launch() -> None:
     program = _corpus("rotary_embedding")  # rotate_half: slices and torch.cat, twice
     assert {"slice", "concat"} <= set(_kinds(program))
-    result = search(program, time_budget=10)
+    # 30 s: found within 10 s on a quiet 2-core machine, not within 10 s with tests beside it
+    result = search(program, time_budget=30)
     assert result.ranked
     found = result.ranked[0].graph
     assert _launches(found) == 1
