@@ -141,7 +141,7 @@ class Explorer:
                 return
             fused = fuse_program(graph)
             carry = self.job.carry
-            if carry is not None and retile(fused, carry, self.job.limits.target) is None:
+            if carry is not None and retile(fused, carry, self.job.limits.target, False) is None:
                 return
             seconds = program_cost(fused, self.job.limits.target).seconds
             text = repr(fused)

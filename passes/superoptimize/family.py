@@ -63,9 +63,10 @@ def family_key(program: Graph) -> str:
     return hashlib.sha256(json.dumps(erase(program)).encode()).hexdigest()
 
 
-def retile(found: Graph, program: Graph, target: Target) -> Graph | None:
+def retile(found: Graph, program: Graph, target: Target, recut: bool = True) -> Graph | None:
     """`found` (a μGraph of a program of the same family) re-parallelized for `program`'s
-    shapes, unverified; None where its structure does not fit them."""
+    shapes, unverified; None where its structure does not fit them. `recut` false: only
+    whether it fits is wanted (`reparallelize` then tries no other cut)."""
     if len(found.args) != len(program.args):
         return None
     for old, new in zip(found.args, program.args, strict=True):
@@ -76,7 +77,7 @@ def retile(found: Graph, program: Graph, target: Target) -> Graph | None:
     for op in found.ops:
         operand_types = [types[v] for v in op.operands]
         old_types = [found.type_of(v) for v in op.operands]
-        new_op = _retile_op(op, old_types, operand_types, target)
+        new_op = _retile_op(op, old_types, operand_types, target, recut)
         if new_op is None:
             return None
         ops.append(new_op)
@@ -88,7 +89,11 @@ def retile(found: Graph, program: Graph, target: Target) -> Graph | None:
 
 
 def _retile_op(
-    op: Op, old_types: list[TensorType], operand_types: list[TensorType], target: Target | None
+    op: Op,
+    old_types: list[TensorType],
+    operand_types: list[TensorType],
+    target: Target | None,
+    recut: bool,
 ) -> Op | None:
     """`op`, whose operands had `old_types`, for operands of `operand_types`."""
     if op.kind != "graph" and operand_types == old_types:
@@ -98,7 +103,7 @@ def _retile_op(
     if op.kind == "graph":
         if target is None:
             return None
-        par = reparallelize(op, operand_types, target)
+        par = reparallelize(op, operand_types, target, recut)
         return None if par is None else par.op
     try:
         shape = result_shape(op.kind, dict(op.attrs), [t.shape for t in operand_types])
@@ -150,7 +155,7 @@ def reshape_program(template: Graph, args: tuple[TensorType, ...]) -> Graph | No
         if op.kind == "graph":
             return None
         old_types = [template.type_of(v) for v in op.operands]
-        new_op = _retile_op(op, old_types, [types[v] for v in op.operands], None)
+        new_op = _retile_op(op, old_types, [types[v] for v in op.operands], None, False)
         if new_op is None:
             return None
         ops.append(new_op)

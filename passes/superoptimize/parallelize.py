@@ -434,13 +434,14 @@ _memo: dict[tuple[object, ...], list[Parallelized]] = {}
 
 
 def reparallelize(
-    op: Op, operand_types: Sequence[TensorType], target: Target
+    op: Op, operand_types: Sequence[TensorType], target: Target, recut: bool = True
 ) -> Parallelized | None:
     """A found graph op parallelized the same way (its imaps, forloop dims and omaps; a
     loop over dims it kept whole, where it had none) for operands of other shapes: the
     cheapest grid and loop extents that fit, the extents of grid dims that leave partial
     results kept (what combines the partials is built for that many). None where the
-    pattern does not apply to the new shapes or nothing fits."""
+    pattern does not apply to the new shapes or nothing fits. With `recut`, an op without
+    partial results may take another pattern's cut where that one is cheaper."""
     body = op.body
     assert body is not None
     inputs = [bop for bop in body.ops if bop.kind in INPUTS]
@@ -477,7 +478,7 @@ def reparallelize(
         found_here = _cheapest(op, structure.body, pattern, operand_types, target)
         if found_here is not None and (best is None or _better(found_here, best)):
             best = found_here
-    if best is not None and not best.partial:
+    if recut and best is not None and not best.partial:
         # Without partial results what the op computes does not depend on how it is cut:
         # at other shapes another cut may be cheaper (a small member's blocks of a few rows
         # each, at large shapes, read every weight once per block row).

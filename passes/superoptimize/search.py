@@ -310,7 +310,7 @@ class Search:
         carry = self.job.carry
         if carry is not None and f.text not in self.found:
             assert self.options.target is not None
-            if retile(f.graph, carry, self.options.target) is None:
+            if retile(f.graph, carry, self.options.target, False) is None:
                 return  # a small member's candidate that does not exist at large shapes
         self.found.setdefault(f.text, f)
         self.record.saw(f.text, f.seconds, f.graph, source)
@@ -323,13 +323,10 @@ class Search:
     def _finish_verification(self) -> list[Found]:
         ranked: list[Found] = []
 
-        def known_unfit(text: str) -> bool:  # finite ones verified already come first
-            return not (self.verified.get(text, False) and self._fits(text))
+        def known_unfit(f: Found) -> bool:  # finite ones verified already come first
+            return self.unfit_program and not (self.verified.get(f.text) and self._fits(f.text))
 
-        order = sorted(self.found.values(), key=lambda f: (f.seconds, f.text))
-        if self.unfit_program:
-            order.sort(key=lambda f: known_unfit(f.text))
-        for f in order:
+        for f in sorted(self.found.values(), key=lambda f: (known_unfit(f), f.seconds, f.text)):
             if len(ranked) >= self.options.keep and (
                 any(self._fits(r.text) for r in ranked) or len(ranked) >= 2 * self.options.keep
             ):
