@@ -40,6 +40,10 @@ class _Chain:
     """Program ops the online form replaces (max, shift, exp, sum, div, matmul)."""
     result: int
     """The value the chain computes, softmax(s) @ V."""
+    matmul: int
+    """The index of the weighted sum's matmul."""
+    weights: int
+    """The value of exp (unnormalized, or divided by its sum) that the matmul reads."""
 
 
 def _find_chains(program: Graph) -> list[_Chain]:
@@ -104,8 +108,17 @@ def _find_chains(program: Graph) -> list[_Chain]:
             ):
                 scores = shift.operands[0]
                 ops |= {producer[z], producer[shift.operands[1]]}
-        chains.append(_Chain(scores, mm.operands[1], frozenset(ops), result))
+        chains.append(
+            _Chain(scores, mm.operands[1], frozenset(ops), result, mm_index, mm.operands[0])
+        )
     return chains
+
+
+def softmax_weighted_sums(program: Graph) -> list[tuple[int, int]]:
+    """Per softmax-weighted sum of the program: the index of its matmul and the value of
+    exp (or of exp over its sum) that the matmul reads, which the online form computes in
+    the same loop as the scores."""
+    return [(chain.matmul, chain.weights) for chain in _find_chains(program)]
 
 
 def online_structure(program: Graph) -> Op | None:

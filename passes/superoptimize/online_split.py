@@ -34,6 +34,7 @@ from mirage.passes.superoptimize.parallelize import (
     MIN_TILE,
     Pattern,
     instantiate,
+    logical_shape,
     patterns,
 )
 from mirage.passes.superoptimize.probes import SMALL_DIM, divisors
@@ -139,7 +140,7 @@ def _extents(
     """(grid, loops) choices: x and y as the one-kernel form may cut them (tiles of
     MIN_TILE to MAX_TILE), z among SPLITS, and the loop over what is left of each slice
     in tiles of MIN_TILE to MAX_TILE keys."""
-    full = [body.type_of(o.operands[0]).shape for o in body.ops if o.kind in INPUTS]
+    full = [logical_shape(body, o) for o in body.ops if o.kind in INPUTS]
 
     def extents(g: int) -> list[int]:
         dims = [s[imap[g]] for s, imap in zip(full, split.imaps, strict=True) if imap[g] >= 0]

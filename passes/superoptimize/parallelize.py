@@ -111,8 +111,9 @@ def patterns(body: Graph, limit: int = MAX_PATTERN_STEPS) -> list[Pattern]:
         pending = [v - n_args for v in op.operands if v not in layouts]
         if pending:
             i = pending[0]
-            rank = len(body.ops[i].results[0].shape)
-            for imap, used in _imaps(rank, grid_used):
+            shape = body.ops[i].results[0].shape
+            rank = len(shape)
+            for imap, used in _imaps(shape, grid_used):
                 # an input after the loop (an epilogue operand) is read once: no loop dim
                 post = i >= body.loop_end
                 fdims: list[int] = [-1] if no_loop or post else [-1, *range(rank)]
@@ -182,10 +183,13 @@ def patterns(body: Graph, limit: int = MAX_PATTERN_STEPS) -> list[Pattern]:
 
 
 def _imaps(
-    rank: int, used: tuple[bool, bool, bool]
+    shape: tuple[int, ...], used: tuple[bool, bool, bool]
 ) -> Iterator[tuple[tuple[int, int, int], tuple[bool, bool, bool]]]:
-    """Imaps of an input of this rank: grid dims in use may cut a dim; a grid dim not in
-    use may start cutting one if the one before it is in use."""
+    """Imaps of an input of this shape: grid dims in use may cut a dim of extent 2 or
+    more (a unit dim is broadcast, never cut); a grid dim not in use may start cutting
+    one if the one before it is in use. Cuts come before whole dims: where the
+    enumeration of a structure with many inputs stops at its step limit, what it found
+    by then is parallel."""
 
     def rec(
         g: int, imap: tuple[int, ...], used: tuple[bool, bool, bool], dims: frozenset[int]
@@ -193,13 +197,13 @@ def _imaps(
         if g == 3:
             yield (imap[0], imap[1], imap[2]), used
             return
-        yield from rec(g + 1, (*imap, -1), used, dims)
         if used[g] or (g < MAX_GRID_DIMS and (g == 0 or used[g - 1])):
             now = list(used)
             now[g] = True
-            for d in range(rank):
-                if d not in dims:
+            for d, extent in enumerate(shape):
+                if d not in dims and extent >= 2:
                     yield from rec(g + 1, (*imap, d), (now[0], now[1], now[2]), dims | {d})
+        yield from rec(g + 1, (*imap, -1), used, dims)
 
     yield from rec(0, (), used, frozenset())
 
@@ -290,13 +294,20 @@ def _carried_view(
     return (("strides", new_strides), ("view", new_view))
 
 
+def logical_shape(body: Graph, bop: Op) -> tuple[int, ...]:
+    """The shape of the tensor an input iterator cuts: its view of the device tensor where
+    it reads one (a transposed weight), else the device tensor's own; imaps and forloop
+    dims name this tensor's dims."""
+    return bop.layout(body.type_of(bop.operands[0]).shape)[0]
+
+
 def _cut_extents(body: Graph, pattern: Pattern, partitioner: int) -> list[int]:
     out: list[int] = []
     k = 0
     for bop in body.ops:
         if bop.kind not in INPUTS:
             continue
-        full = body.type_of(bop.operands[0]).shape
+        full = logical_shape(body, bop)
         d = pattern.fdims[k] if partitioner == LOOP else pattern.imaps[k][partitioner]
         k += 1
         if d >= 0:

@@ -68,6 +68,12 @@ def _segment(
     return Segment(start, stop, tuple(reads), outputs)
 
 
+def segment_of(program: Graph, start: int, stop: int) -> Segment:
+    """Ops [start, stop) of the program as a segment: what it reads and what it makes
+    for later ops or the program's outputs."""
+    return _segment(program, _result_ids(program), _last_reads(program), start, stop)
+
+
 def _crossing_bytes(program: Graph, results: list[tuple[int, ...]], last: list[int]) -> list[int]:
     """Per cut c (before op c): the bytes of the values made before it and read after it.
     One pass over the values (a value crosses the cuts from just after its op to its last

@@ -52,6 +52,7 @@ from mirage.passes.superoptimize.partition import (
 from mirage.passes.superoptimize.resources import check_fit
 from mirage.passes.superoptimize.search_record import SearchRecord
 from mirage.passes.superoptimize.seed import fused_structure, parallelized
+from mirage.passes.superoptimize.stages import stages
 from mirage.passes.superoptimize.workers import (
     Channel,
     LocalPool,
@@ -241,6 +242,9 @@ class Search:
         """The end of the time budget: verifications still running then are stopped."""
         self.started = 0.0
         """When `run` began."""
+        self.bar = math.inf
+        """The modelled seconds a kept candidate must beat (`_bar`, set by `run`): what is
+        not faster than the program is no result of the search, whatever else it found."""
         self.unverified = 0
         """Candidates whose verification the deadline or Ctrl-C stopped."""
         self.record = record if record is not None else SearchRecord()
@@ -327,6 +331,8 @@ class Search:
             return self.unfit_program and not (self.verified.get(f.text) and self._fits(f.text))
 
         for f in sorted(self.found.values(), key=lambda f: (known_unfit(f), f.seconds, f.text)):
+            if f.seconds >= self.bar:
+                break  # sorted by cost within each fitness class: the rest is no faster
             if len(ranked) >= self.options.keep and (
                 any(self._fits(r.text) for r in ranked) or len(ranked) >= 2 * self.options.keep
             ):
@@ -368,6 +374,7 @@ class Search:
             self.record.finish([], True, elapsed)
             return SearchResult([], baseline, {}, True, elapsed, remarks=self.remarks)
         to_beat = self._bar(baseline)
+        self.bar = to_beat
         self.unfit_program = to_beat == math.inf
         if normalized is not None:
             return self._run_normalized(normalized, to_beat)
@@ -490,6 +497,10 @@ class Search:
         assert self.options.target is not None
         target = self.options.target
         start = self.started
+        if proxy is not None and self.options.seed_with_program:
+            # the small member's search ranks its candidates at its own shapes, where the
+            # stages' launches weigh differently: built at the program's own shapes too
+            self._seed_with_stages(program, restore)
         # what is left, less the time to verify what the inner search finds against the
         # program (two verifications as long as the longest so far, at least the share; a
         # search at a small member leaves more, as no verification at the program's own
@@ -600,6 +611,38 @@ class Search:
             seed = Found(program_cost(pair, self.options.target).seconds, repr(pair), pair)
             self._add(seed, "online split seed")
             self._verify(seed)
+        self._seed_with_stages(self.program, lambda g: g)
+
+    def _seed_with_stages(self, program: Graph, restore: Callable[[Graph], Graph]) -> None:
+        """`program` cut at its contraction stages (`stages.py`), each stage fused into one
+        launch where it has a fused form that fits, restored onto the searched program's
+        layouts (`restore`): one more candidate, verified at once (at realistic shapes it
+        is most often the one kept, and the bound it sets cuts the rest)."""
+        assert self.options.target is not None
+        target = self.options.target
+        cut = stages(program)
+        if cut is None:
+            return
+        ordered, parts_of = cut
+        parts: list[tuple[Segment, Graph]] = []
+        for segment in parts_of:
+            sub = subprogram(ordered, segment)
+            forms = [fused_structure(sub), fused_structure(sub, False), online_structure(sub)]
+            found = [
+                f
+                for op in dict.fromkeys(forms)
+                if op is not None and (graph := parallelized(sub, op, target)) is not None
+                for f in [self._priced(graph)]
+                if f is not None
+            ]
+            best = min(found, key=lambda f: (f.seconds, f.text)) if found else None
+            parts.append((segment, best.graph if best is not None else sub))
+        composed = restore(compose(ordered, parts))
+        for graph, how in ((composed, "stages"), (fold_layout_ops(composed), "stages, folded")):
+            found = self._priced(graph)
+            if found is not None and found.seconds < self.bar:
+                self._add(found, how)
+                self._verify(found)
 
     def _parallel_seed(self, op: Op | None) -> Found | None:
         """A seed structure at its cheapest parallelization, as a candidate (None where it

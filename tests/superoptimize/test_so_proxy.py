@@ -17,7 +17,7 @@ ROWS, K, N = 16, 2048, 256
 
 
 def _norm_linear(b: KernelBuilder) -> None:
-    x, w = b.input((ROWS, K), "f32"), b.input((K, N), "f32")
+    x, w = b.input((ROWS, K), "f16"), b.input((K, N), "f16")
     b.output(b.matmul(b.rms_norm(x), w))
 
 
