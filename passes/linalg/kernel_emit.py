@@ -207,6 +207,11 @@ class Emitter:
         return self.emit(o)
 
     def _emit_ew(self, t: int, want: str) -> SSAValue:
+        term = self.g[t]
+        if term.attr == "cast" and wider_or_equal(term.dtype, self.g[term.operands[0]].dtype):
+            # the narrower value itself: its op keeps the type it is stored in (an f16
+            # product read by a matmul as f32 stays f16, and the matmul on tensor cores)
+            return self._narrow(term.operands[0], want, t)
         norm = match_norm(self.g, t)
         if norm is not None:
             return self._emit_norm(t, norm, want)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import (
@@ -22,8 +23,13 @@ from mirage.dialects.opkinds import (
 )
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize import load_plan, matmul_plan
+from mirage.lowering.optimize.wrap import UNWRAPPED, wrap_op
 from mirage.passes.superoptimize.lowered import LoweredFacts, lowered_facts
-from mirage.passes.superoptimize.resources import peak_shared_memory, registers_per_thread
+from mirage.passes.superoptimize.resources import (
+    check_fit,
+    peak_shared_memory,
+    registers_per_thread,
+)
 
 ITERATION_SECONDS = 0.03e-6
 """Per barrier of a loop iteration of a block (and the issue of the next loads)."""
@@ -326,7 +332,23 @@ def op_cost(op: Op, operands: list[TensorType], target: Target) -> KernelCost:
         return KernelCost(op.kind, 0.0, 0, 0, blocks=0)
     if op.kind in LAUNCHES:
         return graph_op_cost(op, operands, target, lowered=lowered_facts(op, target))
-    return predefined_cost(op, operands, target)
+    return _wrapped_cost(op, tuple(operands), target)
+
+
+@lru_cache(maxsize=8192)
+def _wrapped_cost(op: Op, operands: tuple[TensorType, ...], target: Target) -> KernelCost:
+    """A plain kernel op runs as the kernel `wrap-kernel-ops` makes of it, generated like
+    any μGraph's: priced as that kernel, so that a program and the μGraphs found for it
+    are priced alike (a library's rate for a plain matmul rated the unfused program at
+    less than half of what ran). Ops with no block-level form, or whose wrapped kernel
+    the target cannot run, at the library rate (`predefined_cost`)."""
+    if op.kind not in UNWRAPPED:
+        wrapped = wrap_op(op, list(operands))
+        lowered = lowered_facts(wrapped, target) if check_fit(wrapped, target).ok else None
+        if lowered is not None:
+            cost = graph_op_cost(wrapped, list(operands), target, lowered=lowered)
+            return KernelCost(op.kind, cost.seconds, cost.dram_bytes, cost.flops, cost.blocks)
+    return predefined_cost(op, list(operands), target)
 
 
 def program_cost(graph: Graph, target: Target) -> ProgramCost:

@@ -9,6 +9,12 @@ program is rewritten so that it holds none (where it can be):
   immediate form (`mul_scalar`, `add_scalar`, ...: `opkinds.SCALAR_FORMS`); `c - x` and
   `c / x` keep their constant; any other constant of at most `MAX_CONSTANT_ELEMENTS`
   elements becomes an argument of the searched program (replicated like any input);
+- `x ** c` for c = 2, 3 or 4 becomes the product of that many x (exact in the verifier's
+  finite fields, where other powers have a stand-in rule);
+- a transpose of a computed value moves towards the arguments through pointwise ops,
+  reductions and norms (a norm whose dim the transpose moves is written out as its
+  reduction over the moved dim): QK-norm attention's normalized keys, transposed for the
+  scores, become norms of a view of the keys;
 - a batched matmul whose operands are reshapes that merge or split their batch dims is done
   on the operands' own batch dims, and its result reshaped (the reshapes then cancel
   against the ones after it, as torch's `bmm` over (batch, heads) exports them);
@@ -70,6 +76,8 @@ from mirage.dialects.strides import (
 from mirage.dialects.ugraph.graph import AttrValue, Graph, Op, TensorType, make_op
 from mirage.passes.superoptimize.seed import fused_structure, parallelized
 
+INTEGRAL_POWERS = (2.0, 3.0, 4.0)
+"""Exponents of `x ** c` written as products (`_Program.integral_powers`)."""
 MAX_CONSTANT_ELEMENTS = 4096
 """A larger constant stays a kernel op of its own (an argument that size would be read by
 every block that uses it)."""
@@ -123,20 +131,29 @@ class Normalized:
 def normalize(program: Graph) -> Normalized | None:
     """The program without its layout ops and constants, or None where it has none that
     this can remove."""
-    if not any(op.kind in LAYOUT_OPS or op.kind in CONSTANTS for op in program.ops):
+    if not any(_normalizable(op) for op in program.ops):
         return None
     if any(op.body is not None or len(op.results) != 1 for op in program.ops):
         return None  # a μGraph already: its layout is its own
     work = _Program.of(program)
     work.scalar_forms()
+    work.integral_powers()
     work.batch_reshapes()
     work.fold_reshapes()
     work.push_slices()
+    work.push_transposes()
     work.dead_code()
     result = work.extract(program)
     if result is None or (result.program.args, result.program.ops) == (program.args, program.ops):
         return None
     return result
+
+
+def _normalizable(op: Op) -> bool:
+    """A layout op, a constant or an integral power: what `normalize` rewrites."""
+    if op.kind == "pow_scalar":
+        return dict(op.attrs).get("scalar") in INTEGRAL_POWERS
+    return op.kind in LAYOUT_OPS or op.kind in CONSTANTS
 
 
 # --- a mutable copy of a kernel-level program ------------------------------------------
@@ -226,6 +243,24 @@ class _Program:
                     assert isinstance(value, float | int)
                     self.nodes[v] = _Node(form, [other], n.type, {"scalar": float(value)})
                     break
+
+    def integral_powers(self) -> None:
+        """x ** n for n = 2, 3 or 4 is the product of that many x (a square, times x, or
+        squared again): exact in the verifier's finite fields, where a power of any other
+        exponent has a stand-in rule that needs many more random tests (GELU's tanh form
+        cubes its input)."""
+        for v in list(self.order):
+            n = self.nodes[v]
+            power = n.attrs.get("scalar") if n.kind == "pow_scalar" else None
+            if power not in INTEGRAL_POWERS:
+                continue
+            x = n.operands[0]
+            if power == 2.0:
+                self.nodes[v] = _Node("square", [x], n.type, {})
+                continue
+            square = self.add_before(v, _Node("square", [x], n.type, {}))
+            other = x if power == 3.0 else square
+            self.nodes[v] = _Node("mul", [square, other], n.type, {})
 
     def batch_reshapes(self) -> None:
         """matmul(reshape(a), reshape(b)) where the reshapes only regroup batch dims, into
@@ -380,6 +415,90 @@ class _Program:
                     return sliced(piece, offs, sizes)
                 start += extent
         return None
+
+    def push_transposes(self) -> None:
+        """Transposes of computed values moved towards the arguments, through each op
+        whose only reader is the transpose (pointwise ops, reductions, norms), until none
+        moves: a transposed argument is a view, a transposed value the search cannot read
+        (QK-norm attention's normalized keys, transposed for the scores)."""
+        moved = True
+        while moved:
+            moved = False
+            readers: dict[int, list[int]] = {}
+            for v in self.order:
+                for o in self.nodes[v].operands:
+                    readers.setdefault(o, []).append(v)
+            for v in list(self.order):
+                n = self.nodes[v]
+                if n.kind not in PERMUTES:
+                    continue
+                src = n.operands[0]
+                inner = self.node(src)
+                if inner is None or src in self.outputs or readers.get(src) != [v]:
+                    continue
+                perm = n.attrs["permutation"]
+                assert isinstance(perm, tuple)
+                p = [int(x) for x in perm]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+                if self._push_transpose(v, inner, p):
+                    moved = True
+                    break  # the readers changed
+            self.dead_code()
+
+    def _transposed(self, at: int, v: int, perm: list[int]) -> int:
+        """v transposed by `perm` (a node before `at`; v itself where only unit dims move)."""
+        shape = self.type_of(v).shape
+        new = tuple(shape[d] for d in perm)
+        if [d for d in perm if shape[d] != 1] == sorted(d for d in perm if shape[d] != 1):
+            ty = TensorType(new, self.type_of(v).dtype)
+            return self.add_before(at, _Node("reshape", [v], ty, {}))
+        ty = TensorType(new, self.type_of(v).dtype)
+        return self.add_before(at, _Node("transpose", [v], ty, {"permutation": tuple(perm)}))
+
+    def _push_transpose(self, at: int, inner: _Node, perm: list[int]) -> bool:
+        """Node `at` (inner transposed by `perm`) computed from transposed operands of
+        inner's; False where inner is none of the ops a transpose moves through."""
+        ty = self.nodes[at].type
+        rank = len(perm)
+        kind = inner.kind
+        if kind in POINTWISE:
+            operands = [self._transposed(at, o, perm) for o in inner.operands]
+            self.nodes[at] = _Node(kind, operands, ty, dict(inner.attrs))
+            return True
+        if kind in REDUCTIONS:
+            dim = inner.attrs["dim"]
+            assert isinstance(dim, int)
+            operand = self._transposed(at, inner.operands[0], perm)
+            self.nodes[at] = _Node(kind, [operand], ty, {**inner.attrs, "dim": perm.index(dim)})
+            return True
+        if kind not in NORMS:
+            return False
+        operands = [self._transposed(at, o, perm) for o in inner.operands]
+        if perm[-1] == rank - 1:
+            self.nodes[at] = _Node(kind, operands, ty, dict(inner.attrs))
+            return True
+        # the normalized dim moves: x / sqrt(mean(x^2) + eps) * gain + bias over it
+        x, affine = operands[0], operands[1:]
+        dim = perm.index(rank - 1)
+        full = self.type_of(x).shape
+        row = TensorType(tuple(1 if d == dim else n for d, n in enumerate(full)), "f32")
+        wide = TensorType(full, "f32")
+
+        def add(kind: str, args: list[int], t: TensorType, **attrs: AttrValue) -> int:
+            return self.add_before(at, _Node(kind, args, t, dict(attrs)))
+
+        squares = add("square", [x], wide)
+        total = add("reduce_sum", [squares], row, dim=dim, size=1)
+        mean = add("mul_scalar", [total], row, scalar=1.0 / full[dim])
+        eps = inner.attrs.get("eps", 0.0)
+        assert isinstance(eps, float | int)
+        if eps:
+            mean = add("add_scalar", [mean], row, scalar=float(eps))
+        root = add("sqrt", [mean], row)
+        last = ("div", [x, root])
+        for kind_, operand in zip(("mul", "add"), affine, strict=False):
+            last = (kind_, [add(*last, wide), operand])
+        self.nodes[at] = _Node(last[0], last[1], ty, {})
+        return True
 
     def dead_code(self) -> None:
         live = set(self.outputs)

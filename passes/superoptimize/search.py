@@ -24,6 +24,7 @@ from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import LAUNCHES
 from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
+from mirage.passes.superoptimize.algebra import distribute_norms
 from mirage.passes.superoptimize.cost import program_cost
 from mirage.passes.superoptimize.explore import Explorer, Found, Job, Path, UnitResult, split
 from mirage.passes.superoptimize.family import (
@@ -51,7 +52,7 @@ from mirage.passes.superoptimize.partition import (
 )
 from mirage.passes.superoptimize.resources import check_fit
 from mirage.passes.superoptimize.search_record import SearchRecord
-from mirage.passes.superoptimize.seed import fused_structure, parallelized
+from mirage.passes.superoptimize.seed import fused_forms, parallelized
 from mirage.passes.superoptimize.stages import stages
 from mirage.passes.superoptimize.workers import (
     Channel,
@@ -376,6 +377,8 @@ class Search:
         to_beat = self._bar(baseline)
         self.bar = to_beat
         self.unfit_program = to_beat == math.inf
+        if self.options.normalize and self.options.seed_with_program:
+            self._verify_first(self._distributed())
         if normalized is not None:
             return self._run_normalized(normalized, to_beat)
         proxy = self._proxy(self.program)
@@ -500,7 +503,8 @@ class Search:
         if proxy is not None and self.options.seed_with_program:
             # the small member's search ranks its candidates at its own shapes, where the
             # stages' launches weigh differently: built at the program's own shapes too
-            self._seed_with_stages(program, restore)
+            for found, source in self._staged(program, restore):
+                self._add(found, source)
         # what is left, less the time to verify what the inner search finds against the
         # program (two verifications as long as the longest so far, at least the share; a
         # search at a small member leaves more, as no verification at the program's own
@@ -586,48 +590,88 @@ class Search:
         )
 
     def _seed(self) -> None:
-        """The program fused as it is, and with its softmax in online form (one kernel, and
-        split over the keys: `online_split.py`), parallelized: the first candidates
-        (`seed.py`, `online.py`). Fused as it is means the cheaper of its epilogue after
-        the loop and all of it in the loop (only that one is verified: at realistic shapes
-        a verification is the seed's dearest part)."""
+        """The program fused as it is, with its softmax in online form (one kernel, and
+        split over the keys: `online_split.py`) and cut at its contraction stages
+        (`stages.py`), parallelized: the first candidates (`seed.py`, `online.py`). Fused
+        as it is means the cheapest of its epilogue after the loop, all of it in the loop
+        and its norms distributed over its matmuls. They are verified cheapest first until
+        one passes (at realistic shapes a verification is the seed's dearest part): it
+        bounds the enumeration."""
         assert self.options.target is not None
         if len(self.program.ops) > MAX_SEED_OPS:
             return
-        fused_forms = [fused_structure(self.program), fused_structure(self.program, False)]
+        seeds: list[tuple[Found, str]] = []
         for ops, source in (
-            (fused_forms, "seed"),
+            (fused_forms(self.program), "seed"),
             ([online_structure(self.program)], "online seed"),
         ):
-            seeds = [seed for op in dict.fromkeys(ops) if (seed := self._parallel_seed(op))]
-            if not seeds:
-                continue
-            seed = min(seeds, key=lambda f: (f.seconds, f.text))
-            self._add(seed, source)
-            self._verify(seed)
+            found = [seed for op in dict.fromkeys(ops) if (seed := self._parallel_seed(op))]
+            if found:
+                seeds.append((min(found, key=lambda f: (f.seconds, f.text)), source))
         # a split pair is two kernels: only where the search may use that many
         pairs = online_split_candidates(self.program, self.options.target)
         for pair in pairs if self.options.max_kernel_ops >= 2 else ():
             seed = Found(program_cost(pair, self.options.target).seconds, repr(pair), pair)
-            self._add(seed, "online split seed")
-            self._verify(seed)
-        self._seed_with_stages(self.program, lambda g: g)
+            seeds.append((seed, "online split seed"))
+        seeds += self._staged(self.program, lambda g: g)
+        self._verify_first(seeds)
 
-    def _seed_with_stages(self, program: Graph, restore: Callable[[Graph], Graph]) -> None:
+    def _verify_first(self, candidates: list[tuple[Found, str]]) -> None:
+        """Takes the candidates and verifies them cheapest first, among those that beat
+        the bar, until one passes (and is finite in storage where the program is not)."""
+        for found, source in candidates:
+            self._add(found, source)
+        for found, _ in sorted(candidates, key=lambda fs: (fs[0].seconds, fs[0].text)):
+            if found.seconds >= self.bar:
+                break
+            if self._verify(found) and self._fits(found.text):
+                break
+
+    def _distributed(self) -> list[tuple[Found, str]]:
+        """The program with its norms distributed over the matmuls that read them
+        (`algebra.py`), normalized (a layer norm's row shifts are windows of the normed
+        values), fused whole and by stages: candidates that walk the contraction with the
+        norm's statistics, which the program as written (a whole row before the first
+        product) has none of."""
+        assert self.options.target is not None
+        target = self.options.target
+        distributed = distribute_norms(self.program)
+        if distributed is None:
+            return []
+        norm = normalize(distributed)
+        searched = norm.program if norm is not None else distributed
+        restore: Callable[[Graph], Graph] = (
+            (lambda g: norm.restore(g, target)) if norm is not None else (lambda g: g)
+        )
+        out: list[tuple[Found, str]] = []
+        whole = [
+            f
+            for op in fused_forms(searched)
+            if (graph := parallelized(searched, op, target)) is not None
+            for f in [self._priced(restore(graph))]
+            if f is not None and f.seconds < self.bar
+        ]
+        if whole:
+            out.append((min(whole, key=lambda f: (f.seconds, f.text)), "distributed norms"))
+        return out + self._staged(searched, restore, "distributed norms, stages")
+
+    def _staged(
+        self, program: Graph, restore: Callable[[Graph], Graph], source: str = "stages"
+    ) -> list[tuple[Found, str]]:
         """`program` cut at its contraction stages (`stages.py`), each stage fused into one
         launch where it has a fused form that fits, restored onto the searched program's
-        layouts (`restore`): one more candidate, verified at once (at realistic shapes it
-        is most often the one kept, and the bound it sets cuts the rest)."""
+        layouts (`restore`), and that with its layout ops folded into views: candidates
+        cheaper than the bar."""
         assert self.options.target is not None
         target = self.options.target
         cut = stages(program)
         if cut is None:
-            return
+            return []
         ordered, parts_of = cut
         parts: list[tuple[Segment, Graph]] = []
         for segment in parts_of:
             sub = subprogram(ordered, segment)
-            forms = [fused_structure(sub), fused_structure(sub, False), online_structure(sub)]
+            forms = [*fused_forms(sub), online_structure(sub)]
             found = [
                 f
                 for op in dict.fromkeys(forms)
@@ -638,11 +682,12 @@ class Search:
             best = min(found, key=lambda f: (f.seconds, f.text)) if found else None
             parts.append((segment, best.graph if best is not None else sub))
         composed = restore(compose(ordered, parts))
-        for graph, how in ((composed, "stages"), (fold_layout_ops(composed), "stages, folded")):
+        out: list[tuple[Found, str]] = []
+        for graph, how in ((composed, source), (fold_layout_ops(composed), f"{source}, folded")):
             found = self._priced(graph)
             if found is not None and found.seconds < self.bar:
-                self._add(found, how)
-                self._verify(found)
+                out.append((found, how))
+        return out
 
     def _parallel_seed(self, op: Op | None) -> Found | None:
         """A seed structure at its cheapest parallelization, as a candidate (None where it

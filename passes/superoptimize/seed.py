@@ -16,9 +16,10 @@ cannot where they run in every iteration.
 from __future__ import annotations
 
 from mirage.dialects.hardware import Target
-from mirage.dialects.opkinds import BLOCK, CONTRACTIONS, KERNEL, OP_KINDS
+from mirage.dialects.opkinds import BLOCK, CONTRACTIONS, KERNEL, OP_KINDS, SUM_REDUCTIONS
 from mirage.dialects.shapes import REPLICATE
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType, make_op
+from mirage.passes.superoptimize.algebra import distribute_norms
 from mirage.passes.superoptimize.blockgen import COMPUTE_DTYPE, THREADS
 from mirage.passes.superoptimize.kernelgen import with_output_types
 from mirage.passes.superoptimize.parallelize import parallelizations
@@ -31,13 +32,17 @@ _NO_MAP = (REPLICATE, REPLICATE, REPLICATE)
 
 def epilogue_ops(program: Graph) -> frozenset[int]:
     """Indices of the ops that run after the loop: no contraction, every operand a
-    contraction result, the result of another such op, or an argument that no op in the
+    contraction result (or a sum's), the result of another such op, or an argument that no op in the
     loop reads, every reader of their results another such op (or an output); of those,
     the ones connected (through operands) to one that reads a contraction result: the rest
     gain nothing there."""
     n_args = len(program.args)
     producer = program.producers()
-    contraction = {r for r, j in producer.items() if program.ops[j].kind in CONTRACTIONS}
+    # a sum over a dim is a contraction with ones: the loop may walk that dim too (the
+    # row statistics of a norm distributed over a matmul, `algebra.py`)
+    contraction = {
+        r for r, j in producer.items() if program.ops[j].kind in CONTRACTIONS | SUM_REDUCTIONS
+    }
     readers: dict[int, set[int]] = {j: set() for j in range(len(program.ops))}
     for k, op in enumerate(program.ops):
         for v in op.operands:
@@ -151,6 +156,19 @@ def fused_structure(program: Graph, epilogue: bool = True) -> Op | None:
     return make_op(
         "graph", used, out_types, body=body, grid=(1, 1, 1), block=THREADS, forloop_range=1
     )
+
+
+def fused_forms(program: Graph) -> list[Op]:
+    """The program's structures in one launch (`fused_structure`, with and without its
+    epilogue after the loop), and those of the program with its norms distributed over
+    the matmuls that read them (`algebra.distribute_norms`), whose loop can walk the
+    contraction; those it has."""
+    programs = [program]
+    distributed = distribute_norms(program)
+    if distributed is not None:
+        programs.append(distributed)
+    forms = [fused_structure(p, epilogue) for p in programs for epilogue in (True, False)]
+    return list(dict.fromkeys(op for op in forms if op is not None))
 
 
 def parallelized(program: Graph, structure: Op, target: Target) -> Graph | None:

@@ -26,7 +26,7 @@ import itertools
 from mirage.dialects.opkinds import CONTRACTIONS
 from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.passes.superoptimize.online import softmax_weighted_sums
-from mirage.passes.superoptimize.partition import Segment, segment_of
+from mirage.passes.superoptimize.partition import Segment, searchable, segment_of
 
 
 def op_stages(program: Graph) -> list[int]:
@@ -75,17 +75,19 @@ def reorder(program: Graph, order: list[int]) -> Graph:
 
 
 def stages(program: Graph) -> tuple[Graph, list[Segment]] | None:
-    """The program with its ops ordered stage by stage, and one segment per stage; None
-    where it has fewer than two stages."""
+    """The program with its ops ordered stage by stage, and one segment per stage, cut
+    again where ops the search cannot fuse begin or end (a head merge's transpose between
+    attention and its projection: a segment of its own, which stays as it is or folds
+    into a neighbour's view); None where it has fewer than two stages."""
     stage = op_stages(program)
     if len(set(stage)) < 2:
         return None
     order = sorted(range(len(program.ops)), key=lambda j: (stage[j], j))
     ordered = reorder(program, order)
+    keys = [(stage[j], searchable(program.ops[j])) for j in order]
     bounds: list[int] = [0]
-    sorted_stages = [stage[j] for j in order]
     for i in range(1, len(order)):
-        if sorted_stages[i] != sorted_stages[i - 1]:
+        if keys[i] != keys[i - 1]:
             bounds.append(i)
     bounds.append(len(order))
     return ordered, [segment_of(ordered, a, b) for a, b in itertools.pairwise(bounds)]

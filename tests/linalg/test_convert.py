@@ -250,3 +250,45 @@ def test_rms_norm_is_recognized_however_spelled() -> None:
         "f32",
     )
     assert match_rms_norm(g, rows) is None
+
+
+WIDENED_PRODUCT = """
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%a: tensor<4x8xf16>, %b: tensor<4x8xf16>, %w: tensor<8x6xf16>) -> tensor<4x6xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e16 = tensor.empty() : tensor<4x8xf16>
+  %p = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<4x8xf16>, tensor<4x8xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %m = arith.mulf %x, %y : f16
+    linalg.yield %m : f16
+  } -> tensor<4x8xf16>
+  %e32 = tensor.empty() : tensor<4x8xf32>
+  %pw = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%p : tensor<4x8xf16>) outs(%e32 : tensor<4x8xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %m = arith.extf %x : f16 to f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %w32e = tensor.empty() : tensor<8x6xf32>
+  %ww = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<8x6xf16>) outs(%w32e : tensor<8x6xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %m = arith.extf %x : f16 to f32
+    linalg.yield %m : f32
+  } -> tensor<8x6xf32>
+  %acc0 = tensor.empty() : tensor<4x6xf32>
+  %acc = linalg.fill ins(%cst : f32) outs(%acc0 : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %y = linalg.matmul ins(%pw, %ww : tensor<4x8xf32>, tensor<8x6xf32>) outs(%acc : tensor<4x6xf32>) -> tensor<4x6xf32>
+  func.return %y : tensor<4x6xf32>
+}
+"""  # noqa: E501
+
+
+def test_a_widened_half_precision_product_keeps_its_stored_type() -> None:
+    # torch's export widens both f16 operands of a matmul to f32; the product keeps the
+    # type it is stored in (and the matmul reads f16, on tensor cores)
+    module = parse_linalg(WIDENED_PRODUCT)
+    ConvertLinalgToKernelPass().apply(make_context(), module)
+    entry = function(module, "f")
+    assert kernel_ops(entry) == ["mul", "matmul"]
+    mul, matmul = list(entry.body.block.ops)[:2]
+    assert "f16" in str(mul.results[0].type)
+    assert all("f16" in str(o.type) for o in matmul.operands)
