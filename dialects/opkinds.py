@@ -143,6 +143,13 @@ class FieldRule:
     note: str
     apply: FieldFn | None = None
     """For pointwise kinds: the rule over `FieldOps`."""
+    exact_with: Callable[[Params], bool] | None = None
+    """Parameters with which a stand-in rule is the operation itself (a power by a small
+    natural number is that many products)."""
+
+    def exact_for(self, params: Params) -> bool:
+        """Whether the rule is the operation itself for an op with these parameters."""
+        return self.exact or (self.exact_with is not None and self.exact_with(params))
 
 
 # --- families ---------------------------------------------------------------------------
@@ -686,11 +693,36 @@ MUL_SCALAR = OpKind(
 """Multiplication by a constant (`scalar`): the pointwise kind with a parameter."""
 
 
+MAX_NATURAL_POWER = 8
+"""`x ** c` for a natural c up to this is exact in the finite fields (that many products)."""
+
+
+def _natural(params: Params) -> bool:
+    c = params[0]
+    return float(c).is_integer() and 0 <= c <= MAX_NATURAL_POWER
+
+
+def _power_rule(standin: FieldFn) -> FieldFn:
+    """`x ** c` with c the constant: products of x where c is a small natural number,
+    else `standin` of x and c."""
+
+    def rule(f: Any, a: Sequence[Any], p: Params) -> Any:
+        if not _natural(p):
+            return standin(f, [a[0], f.const(p[0])], ())
+        out = f.const(1.0)
+        for _ in range(int(p[0])):
+            out = f.mul(out, a[0])
+        return out
+
+    return rule
+
+
 def _immediate(
     of: OpKind,
     *,
     linear: bool = False,
     infix: Infix | None = None,
+    natural_power: bool = False,
 ) -> OpKind:
     """The immediate form `<of>_scalar` of binary kind `of` whose second operand is the
     constant `scalar`: every meaning is `of`'s with the constant in that place (so a program
@@ -711,8 +743,12 @@ def _immediate(
         f"{of.summary} with y a constant",
         FieldRule(
             of.field_rule.exact,
-            f"{of.field_rule.note}, y the constant as an exact rational mod P and mod Q",
-            lambda f, a, p: field_fn(f, [a[0], f.const(p[0])], ()),
+            f"{of.field_rule.note}, y the constant as an exact rational mod P and mod Q"
+            + ("; products of x for a natural y up to 8" if natural_power else ""),
+            _power_rule(field_fn)
+            if natural_power
+            else lambda f, a, p: field_fn(f, [a[0], f.const(p[0])], ()),
+            exact_with=_natural if natural_power else None,
         ),
         params=("scalar",),
         float_fn=float_fn,
@@ -738,7 +774,7 @@ IMMEDIATE_KINDS: tuple[OpKind, ...] = (
     _immediate(_BINARY_BY_NAME["add"], infix=Infix("+", 1, associative=True)),
     _immediate(_BINARY_BY_NAME["sub"], infix=Infix("-", 1)),
     _immediate(_BINARY_BY_NAME["div"], linear=True, infix=Infix("/", 2)),
-    _immediate(_BINARY_BY_NAME["pow"]),
+    _immediate(_BINARY_BY_NAME["pow"], natural_power=True),
 )
 """`x + c`, `x - c`, `x / c` and `x ** c` with c a constant (`scalar`): what a program
 adds, subtracts, divides by or raises to without a constant operand (and so without a

@@ -275,7 +275,7 @@ def _walk(graph: Graph, args: list[Deg], w: _Walk) -> list[Deg]:
         rule = OP_FIELD_RULES.get(op.kind)
         if rule is None or op.kind not in _RULES:
             raise ValueError(f"no finite-field rule for op kind '{op.kind}'")
-        if not rule.exact:
+        if not rule.exact_for(OP_KINDS[op.kind].param_values(op.attr)):
             w.unsound.add(op.kind)
         values.extend(_RULES[op.kind](op, [values[i] for i in op.operands], w))
     return [values[o] for o in graph.outputs]

@@ -9,8 +9,8 @@ program is rewritten so that it holds none (where it can be):
   immediate form (`mul_scalar`, `add_scalar`, ...: `opkinds.SCALAR_FORMS`); `c - x` and
   `c / x` keep their constant; any other constant of at most `MAX_CONSTANT_ELEMENTS`
   elements becomes an argument of the searched program (replicated like any input);
-- `x ** c` for c = 2, 3 or 4 becomes the product of that many x (exact in the verifier's
-  finite fields, where other powers have a stand-in rule);
+- `x ** c` for c = 2, 3 or 4 becomes the product of that many x (two multiplications
+  where the power is a logarithm and an exponential);
 - a transpose of a computed value moves towards the arguments through pointwise ops,
   reductions and norms (a norm whose dim the transpose moves is written out as its
   reduction over the moved dim): QK-norm attention's normalized keys, transposed for the
@@ -246,9 +246,8 @@ class _Program:
 
     def integral_powers(self) -> None:
         """x ** n for n = 2, 3 or 4 is the product of that many x (a square, times x, or
-        squared again): exact in the verifier's finite fields, where a power of any other
-        exponent has a stand-in rule that needs many more random tests (GELU's tanh form
-        cubes its input)."""
+        squared again): two multiplications where a power is a logarithm and an
+        exponential, exact for negative x too (GELU's tanh form cubes its input)."""
         for v in list(self.order):
             n = self.nodes[v]
             power = n.attrs.get("scalar") if n.kind == "pow_scalar" else None

@@ -152,7 +152,7 @@ def test_a_scalar_factor_becomes_mul_scalar_and_other_constants_arguments() -> N
 @pytest.mark.parametrize(
     ("binary", "constant_first", "form"),
     [("add", True, "add_scalar"), ("sub", False, "sub_scalar"), ("div", False, "div_scalar"),
-     ("pow", False, "pow_scalar"), ("mul", True, "mul_scalar"), ("div", True, None)],
+     ("pow", False, "square"), ("mul", True, "mul_scalar"), ("div", True, None)],
 )  # fmt: skip
 def test_a_splat_constant_operand_becomes_the_immediate_form_that_keeps_its_place(
     binary: str, constant_first: bool, form: str | None
@@ -167,6 +167,8 @@ def test_a_splat_constant_operand_becomes_the_immediate_form_that_keeps_its_plac
     assert norm is not None
     if form is None:  # c / x: the constant stays, an argument
         assert _kinds(norm.program) == [binary, "exp"]
+    elif form == "square":  # x ** 2: a product, not a power
+        assert _kinds(norm.program) == [form, "exp"]
     else:
         assert _kinds(norm.program) == [form, "exp"]
         assert norm.program.ops[0].float_attr("scalar") == 2.0
@@ -444,3 +446,63 @@ def test_with_nothing_found_the_result_still_reads_the_weights_in_place() -> Non
     assert "transpose" not in _kinds(best.graph)
     assert best.seconds < result.baseline
     _same(program, best.graph)
+
+
+CUBED = """
+func.func @f(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %c = kernel.pow_scalar %x, 3.0 : tensor<8x64xf32> -> tensor<8x64xf32>
+  %y = kernel.mul_scalar %c, 0.044715 : tensor<8x64xf32> -> tensor<8x64xf32>
+  func.return %y : tensor<8x64xf32>
+}
+"""
+
+
+def test_an_integral_power_becomes_products_the_verifier_proves_exactly() -> None:
+    from mirage.passes.equivalence.verifier import Verifier
+
+    program = _graph(CUBED)
+    norm = normalize(program)
+    assert norm is not None
+    assert _kinds(norm.program) == ["square", "mul", "mul_scalar"]
+    restored = norm.restore(norm.program, SM_90)
+    _same(program, restored)
+    verdict = Verifier(program).verify(restored)
+    assert verdict.equivalent and not verdict.unsound_ops  # x ** 3 is exact in the fields
+
+
+QK_NORM = """
+func.func @f(%q: tensor<4x64x16xf32>, %k: tensor<4x64x16xf32>, %v: tensor<4x64x16xf32>, %g: tensor<1x1x16xf32>) -> tensor<4x64x16xf32> {
+  %nq = kernel.rms_norm %q eps 1.0e-06 : tensor<4x64x16xf32> -> tensor<4x64x16xf32>
+  %nk = kernel.rms_norm %k affine(%g : tensor<1x1x16xf32>) eps 1.0e-06 : tensor<4x64x16xf32> -> tensor<4x64x16xf32>
+  %kt = kernel.transpose %nk permutation [0, 2, 1] : tensor<4x64x16xf32> -> tensor<4x16x64xf32>
+  %s = kernel.matmul %nq, %kt : tensor<4x64x16xf32>, tensor<4x16x64xf32> -> tensor<4x64x64xf32>
+  %m = kernel.reduce_max %s dim 2 : tensor<4x64x64xf32> -> tensor<4x64x1xf32>
+  %z = kernel.sub %s, %m : tensor<4x64x64xf32>, tensor<4x64x1xf32> -> tensor<4x64x64xf32>
+  %e = kernel.exp %z : tensor<4x64x64xf32> -> tensor<4x64x64xf32>
+  %d = kernel.reduce_sum %e dim 2 : tensor<4x64x64xf32> -> tensor<4x64x1xf32>
+  %p = kernel.div %e, %d : tensor<4x64x64xf32>, tensor<4x64x1xf32> -> tensor<4x64x64xf32>
+  %o = kernel.matmul %p, %v : tensor<4x64x64xf32>, tensor<4x64x16xf32> -> tensor<4x64x16xf32>
+  func.return %o : tensor<4x64x16xf32>
+}
+"""  # noqa: E501
+
+
+def test_a_transpose_of_normed_keys_moves_to_the_keys_and_the_attention_fuses() -> None:
+    from mirage.passes.superoptimize.online import online_structure
+    from mirage.passes.superoptimize.seed import parallelized
+
+    program = _graph(QK_NORM)
+    norm = normalize(program)
+    assert norm is not None
+    kinds = _kinds(norm.program)
+    assert "transpose" not in kinds
+    # the keys' norm, now over their dim 1, written out as its reduction
+    assert kinds.count("rms_norm") == 1 and "sqrt" in kinds
+    _same(program, norm.restore(norm.program, SM_90))
+    structure = online_structure(norm.program)
+    assert structure is not None
+    fused = parallelized(norm.program, structure, SM_90)
+    assert fused is not None
+    restored = norm.restore(fused, SM_90)
+    assert [op.kind for op in restored.ops if op.kind not in ("reshape",)] == ["graph"]
+    _same(program, restored)
