@@ -13,7 +13,7 @@ unstable rewrite of the reference.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -41,6 +41,9 @@ from mirage.passes.equivalence.stability import (
     storage_overflow,
 )
 
+FLOOR_TESTS = 1 << 20
+"""Test numbers from here on seed the tests of the floor for stand-in rules (their shared
+arguments from the number before: `ReferenceFingerprint.floor_test`)."""
 MAX_DISCARDED = 16
 """Random tests in a row on which a program may meet a zero denominator before it is
 taken to divide by zero everywhere."""
@@ -188,18 +191,27 @@ class FieldTest:
     reference: list[FFValue]
     kept: Drawn | None = None
     """None: every use draws the test again from `seed` (`VerifierOptions.input_bytes`)."""
+    shares: bool = False
+    """A test of the floor for stand-in rules that takes the arguments every row shares
+    from one draw (`ReferenceFingerprint.floor_test`)."""
 
 
 class Stopped(Exception):
     """Raised inside an evaluation when the verification's `stop` asks to stop."""
 
 
-def draw_inputs(graph: Graph, seed: int) -> tuple[ContractingDomain[FFValue], list[FFValue]]:
-    """The domain (with its random omega) and the random inputs of the test `seed`."""
+def draw_inputs(
+    graph: Graph, seed: int, fixed: Mapping[int, FFValue] | None = None
+) -> tuple[ContractingDomain[FFValue], list[FFValue]]:
+    """The domain (with its random omega) and the random inputs of the test `seed` (the
+    arguments of `fixed` as given there)."""
     rng = np.random.default_rng(seed)
     domain = ContractingDomain(FiniteFieldDomain(random_omega(rng)), _field_identity)
     inputs: list[FFValue] = []
-    for ty in graph.args:
+    for i, ty in enumerate(graph.args):
+        if fixed is not None and i in fixed:
+            inputs.append(fixed[i])
+            continue
         re = uniform_residues(rng, ty.shape, P)
         q_seed = int(rng.integers(1 << 62))
         inputs.append(FFValue(re, None, _lazy_uniform(q_seed, ty.shape, Q)))
@@ -260,9 +272,20 @@ class ReferenceFingerprint:
     results for the stability check."""
 
     def __init__(
-        self, reference: Graph, options: VerifierOptions | None = None, *, part: bool = False
+        self,
+        reference: Graph,
+        options: VerifierOptions | None = None,
+        *,
+        part: bool = False,
+        shared: frozenset[int] = frozenset(),
     ) -> None:
         self.graph = reference
+        self.shared = shared
+        """Arguments that every row of the program reads whole (a linear layer's weight),
+        where others are cut to the first rows: the tests of the floor for stand-in rules
+        draw them once (`floor_test`)."""
+        self.floor_tests: list[FieldTest] = []
+        self._shared_inputs: dict[int, FFValue] | None = None
         self.options = options or VerifierOptions()
         self.facts: ProgramFacts = analyze(reference)
         self.batch = separable_batch(reference)
@@ -271,6 +294,7 @@ class ReferenceFingerprint:
         self.tests: list[FieldTest] = []
         self.discarded = 0
         self._attempt = 0
+        self._floor_attempt = 0
         self._float: list[FloatSample] | None = None
         self._storage: list[FloatSample] | None = None
         self._sliced: ReferenceFingerprint | None = None
@@ -338,12 +362,46 @@ class ReferenceFingerprint:
             del drawn
         return self.tests[index]
 
+    def floor_test(self, index: int) -> FieldTest:
+        """The index-th test past those the error bound counts, where the reference has
+        arguments every row shares (`shared`): those drawn once for all such tests, the
+        rows' own arguments drawn for each. The floor of tests for stand-in rules is about
+        how often a stand-in agrees with a wrong program by chance on the values reaching
+        it, which the rows' fresh values vary; at realistic shapes a weight of 10^8
+        elements drawn per test was most of a verification's time."""
+        while len(self.floor_tests) <= index:
+            misses = 0
+            while True:
+                seed = seed_of_test(self.options.seed, FLOOR_TESTS + self._floor_attempt)
+                self._floor_attempt += 1
+                domain, inputs = self._draw(seed, True)
+                outputs = run_incremental(
+                    self.graph, inputs, domain, self.cache, ("ff", seed), domain.force
+                )
+                del domain, inputs
+                if not any(o.poisoned for o in outputs):
+                    break
+                misses += 1
+                if misses >= MAX_DISCARDED:
+                    raise VerificationError(
+                        f"the reference meets a zero denominator in {misses} random tests "
+                        "in a row: it divides by zero everywhere"
+                    )
+            self.floor_tests.append(FieldTest(seed, outputs, None, shares=True))
+        return self.floor_tests[index]
+
     def drawn(self, test: FieldTest) -> Drawn:
         """`test`'s domain and inputs: as kept, or drawn again from its seed."""
-        return test.kept if test.kept is not None else self._draw(test.seed)
+        return test.kept if test.kept is not None else self._draw(test.seed, test.shares)
 
-    def _draw(self, seed: int) -> Drawn:
-        domain, inputs = draw_inputs(self.graph, seed)
+    def _draw(self, seed: int, shares: bool = False) -> Drawn:
+        fixed = None
+        if shares:
+            if self._shared_inputs is None:
+                _, base = draw_inputs(self.graph, seed_of_test(self.options.seed, FLOOR_TESTS - 1))
+                self._shared_inputs = {i: base[i] for i in self.shared}
+            fixed = self._shared_inputs
+        domain, inputs = draw_inputs(self.graph, seed, fixed)
         if self.options.input_products:
             remember_input_products(self.graph, domain, inputs)
         return domain, inputs
@@ -360,7 +418,15 @@ class ReferenceFingerprint:
         assert self.rows is not None
         if count not in self._first_rows:
             cut = first_rows(self.graph, self.rows, count)
-            self._first_rows[count] = ReferenceFingerprint(cut, self.options, part=True)
+            whole = frozenset(
+                i
+                for i, (a, b) in enumerate(zip(cut.args, self.graph.args, strict=True))
+                if a.shape == b.shape
+            )
+            shared = whole if len(whole) < len(cut.args) else frozenset[int]()
+            self._first_rows[count] = ReferenceFingerprint(
+                cut, self.options, part=True, shared=shared
+            )
         return self._first_rows[count]
 
     def float_samples(self) -> list[FloatSample]:
@@ -502,7 +568,7 @@ class Verifier:
         # a test of the first rows of one batch slice is a whole test of the batch-1
         # program; without a batch the two counts are the same
         progress.wanted = one_slice if sliced else whole
-        passed, failure = self._field_tests(*tested, progress.wanted, progress)
+        passed, failure = self._field_tests(*tested, progress.wanted, progress, wanted)
         if failure is not None and sliced:
             # Not equivalent: the counterexample is looked for again on the programs as
             # they are, so that its seed and index reproduce on them.
@@ -526,14 +592,24 @@ class Verifier:
         return verdict(True, passed, storage_fit=storage_fit, **drifts)
 
     def _field_tests(
-        self, fp: ReferenceFingerprint, candidate: Graph, wanted: int, progress: _Progress
+        self,
+        fp: ReferenceFingerprint,
+        candidate: Graph,
+        wanted: int,
+        progress: _Progress,
+        fresh: int | None = None,
     ) -> tuple[int, dict[str, Any] | None]:
         """(tests passed, None) after `wanted` passed tests of `fp`'s reference, or the
-        reason of a failure."""
+        reason of a failure. Past `fresh` tests (those the error bound counts), the floor
+        for stand-in rules takes tests that draw the shared arguments once, where `fp`
+        has such (`ReferenceFingerprint.floor_test`)."""
         passed = inconclusive = index = 0
         progress.passed = 0
         while passed < wanted:
-            test = fp.test(index)
+            if fresh is not None and fp.shared and index >= fresh:
+                test = fp.floor_test(index - fresh)
+            else:
+                test = fp.test(index)
             index += 1
             domain, inputs = fp.drawn(test)
             outputs = run_incremental(

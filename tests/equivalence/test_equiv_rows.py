@@ -128,6 +128,23 @@ def test_the_verifier_tests_one_row(rows_cut: bool) -> None:
     assert verdict.tests == VerifierOptions().unsound_tests
 
 
+def test_the_floor_for_stand_in_rules_draws_the_shared_weight_once() -> None:
+    # gelu has a stand-in rule: the floor of 40 tests; past those the error bound counts,
+    # the tests of the first row draw the weight once and the row for each test
+    verifier = Verifier(_graph(LINEAR), _options())
+    verdict = verifier.verify(_fused())
+    assert verdict.equivalent and verdict.tests == VerifierOptions().unsound_tests
+    (part,) = verifier.fingerprint._first_rows.values()  # pyright: ignore[reportPrivateUsage]
+    assert part.shared == {1, 2}  # weight and bias; the row of x is drawn for each test
+    assert 0 < len(part.floor_tests) < verdict.tests
+    a, b = (part.drawn(t)[1] for t in part.floor_tests[:2])
+    assert a[1] is b[1]
+    assert not np.array_equal(a[0].re, b[0].re)
+    # the fresh tests draw everything
+    c, d = (part.drawn(t)[1] for t in part.tests[:2])
+    assert not np.array_equal(c[1].re, d[1].re)
+
+
 def test_a_wrong_candidate_is_caught_and_reproduced_on_the_whole_programs() -> None:
     reference = _graph(LINEAR)
     wrong = _fused(op="exp")
