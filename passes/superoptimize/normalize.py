@@ -306,6 +306,14 @@ class _Program:
             if self.type_of(n.operands[0]).shape == n.type.shape:
                 self.replace_uses(v, n.operands[0])
 
+    def readers(self) -> dict[int, list[int]]:
+        """Per value, the nodes that read it."""
+        readers: dict[int, list[int]] = {}
+        for v in self.order:
+            for o in self.nodes[v].operands:
+                readers.setdefault(o, []).append(v)
+        return readers
+
     def push_slices(self) -> None:
         """Slices moved towards the arguments, through each op whose every reader is a
         slice that can move (so that no op computes twice what it computed once), until
@@ -313,10 +321,7 @@ class _Program:
         moved = True
         while moved:
             moved = False
-            readers: dict[int, list[int]] = {}
-            for v in self.order:
-                for o in self.nodes[v].operands:
-                    readers.setdefault(o, []).append(v)
+            readers = self.readers()
             for src, users in readers.items():
                 inner = self.node(src)
                 if inner is None or src in self.outputs:
@@ -423,10 +428,7 @@ class _Program:
         moved = True
         while moved:
             moved = False
-            readers: dict[int, list[int]] = {}
-            for v in self.order:
-                for o in self.nodes[v].operands:
-                    readers.setdefault(o, []).append(v)
+            readers = self.readers()
             for v in list(self.order):
                 n = self.nodes[v]
                 if n.kind not in PERMUTES:
