@@ -64,6 +64,26 @@ def test_attention_stays_in_one_stage_and_its_projection_is_the_next() -> None:
     assert op_stages(program) == [1, 1, 1, 1, 1, 1, 1, 2]
 
 
+def test_a_layout_op_between_stages_is_a_segment_of_its_own() -> None:
+    # heads merged by a transpose between the attention and its output projection
+    def make(b: KernelBuilder) -> None:
+        q, k = b.input((4, 64, 32), "f16"), b.input((4, 32, 64), "f16")
+        v, w = b.input((4, 64, 32), "f16"), b.input((128, 96), "f16")
+        s = b.matmul(q, k)
+        e = b.exp(b.sub(s, b.reduce_max(s, 2)))
+        o = b.matmul(b.div(e, b.reduce_sum(e, 2)), v)
+        merged = b.reshape(b.transpose(o, (1, 0, 2)), (64, 128))
+        b.output(b.matmul(merged, w))
+
+    program = build(make)
+    cut = stages(program)
+    assert cut is not None
+    ordered, segments = cut
+    kinds = [[op.kind for op in ordered.ops[s.start : s.stop]] for s in segments]
+    assert kinds[1:] == [["transpose", "reshape"], ["matmul"]]
+    assert kinds[0][-1] == "matmul" and "exp" in kinds[0]
+
+
 def test_a_program_of_one_stage_is_not_cut() -> None:
     def make(b: KernelBuilder) -> None:
         b.output(b.matmul(b.rms_norm(b.input((16, 64))), b.input((64, 96))))
