@@ -44,6 +44,7 @@ the original program like every candidate.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 from mirage.dialects.hardware import Target
@@ -142,11 +143,47 @@ def normalize(program: Graph) -> Normalized | None:
     work.fold_reshapes()
     work.push_slices()
     work.push_transposes()
+    work.split_batches()
+    work.expands()
+    work.sink_batch_reshapes()
+    work.fold_reshapes()
+    work.batch_reshapes()
     work.dead_code()
     result = work.extract(program)
     if result is None or (result.program.args, result.program.ops) == (program.args, program.ops):
         return None
     return result
+
+
+def _trailing_kept(src: Shape, dst: Shape) -> int:
+    """How many trailing dims a reshape of `src` to `dst` keeps as they are."""
+    kept = 0
+    while kept < min(len(src), len(dst)) and src[-1 - kept] == dst[-1 - kept]:
+        kept += 1
+    return kept
+
+
+def _common_refinement(a: Shape, b: Shape) -> Shape | None:
+    """The coarsest shape that both `a` and `b` group (each dim of either a run of its
+    dims), or None where their element counts differ: (2, 32) and (2, 8, 4) give
+    (2, 8, 4)."""
+    if math.prod(a) != math.prod(b):
+        return None
+    cuts: set[int] = set()
+    for shape in (a, b):
+        total = 1
+        for d in shape:
+            total *= d
+            cuts.add(total)
+    out: list[int] = []
+    previous = 1
+    for c in sorted(cuts):
+        if c % previous:
+            return None
+        if c != previous:
+            out.append(c // previous)
+        previous = c
+    return tuple(out)
 
 
 def _normalizable(op: Op) -> bool:
@@ -293,6 +330,158 @@ class _Program:
                     v, _Node("matmul", sources, TensorType(shape, n.type.dtype), dict(n.attrs))
                 )
                 self.nodes[v] = _Node("reshape", [mm], n.type, {})
+
+    def split_batches(self) -> None:
+        """A matmul whose operands group the same batch elements differently, ((2, 32)
+        and (2, 8, 4): grouped-query attention, its keys repeated for each group of 4
+        heads), computed on the finest grouping of both, its result reshaped back."""
+        for v in list(self.order):
+            n = self.nodes[v]
+            if n.kind not in CONTRACTIONS or len(n.type.shape) < 3:
+                continue
+            sources = [self._batch_source(o) for o in n.operands]
+            batches = [self.type_of(src).shape[:-2] for src in sources]
+            if batches[0] == batches[1] or not batches[0] or not batches[1]:
+                continue
+            finest = _common_refinement(batches[0], batches[1])
+            if finest is None:
+                continue
+            operands: list[int] = []
+            for src in sources:
+                ty = self.type_of(src)
+                shape = (*finest, *ty.shape[-2:])
+                operands.append(
+                    src
+                    if ty.shape == shape
+                    else self.add_before(
+                        v, _Node("reshape", [src], TensorType(shape, ty.dtype), {})
+                    )
+                )
+            shape = (*finest, *n.type.shape[-2:])
+            mm = self.add_before(
+                v, _Node(n.kind, operands, TensorType(shape, n.type.dtype), dict(n.attrs))
+            )
+            self.nodes[v] = _Node("reshape", [mm], n.type, {})
+
+    def _batch_source(self, v: int) -> int:
+        """What `v` reshapes, where it only regroups batch dims (its last two kept)."""
+        n = self.node(v)
+        if n is None or n.kind not in RESHAPES:
+            return v
+        src = n.operands[0]
+        s, t = self.type_of(src).shape, n.type.shape
+        return src if len(s) >= 2 and s[-2:] == t[-2:] else v
+
+    def expands(self) -> None:
+        """A matmul operand that is x times a splat one of a larger shape (torch's expand:
+        `repeat_kv`'s keys, one head per group of queries) is x, broadcast along the
+        batch dims by the matmul itself."""
+        for v in list(self.order):
+            n = self.nodes[v]
+            if n.kind not in CONTRACTIONS:
+                continue
+            operands = list(n.operands)
+            for i, o in enumerate(operands):
+                x = self._expanded(o)
+                if x is not None:
+                    operands[i] = x
+            n.operands = operands
+
+    def _expanded(self, v: int) -> int | None:
+        """x where `v` is x * 1 broadcast along leading dims only, else None."""
+        n = self.node(v)
+        if n is None or n.kind != "mul":
+            return None
+        for k in (0, 1):
+            c, x = self.node(n.operands[k]), n.operands[1 - k]
+            if c is None or c.kind not in CONSTANTS or c.attrs.get("value") != 1.0:
+                continue
+            shape = self.type_of(x).shape
+            if (
+                c.type.shape == n.type.shape
+                and len(shape) == len(n.type.shape)
+                and shape[-2:] == n.type.shape[-2:]
+                and all(a in (1, b) for a, b in zip(shape, n.type.shape, strict=True))
+            ):
+                return x
+        return None
+
+    def sink_batch_reshapes(self) -> None:
+        """A reshape that only regroups leading dims moves past the pointwise ops and the
+        reductions over its kept trailing dims that read it (their other operands reshaped
+        likewise, or broadcast along the leading dims), until it meets another reshape or
+        an output: the softmax between two matmuls of grouped-query attention runs on the
+        matmuls' own batch dims."""
+        moved = True
+        while moved:
+            moved = False
+            for v in list(self.order):
+                n = self.nodes.get(v)
+                if n is None or n.kind not in POINTWISE | REDUCTIONS:
+                    continue
+                if self._sink_into(v, n):
+                    moved = True
+                    break
+
+    def _sink_into(self, v: int, n: _Node) -> bool:
+        """Node v (n) computed on the source of a batch reshape it reads, and reshaped
+        after; False where none of its operands is such a reshape or another operand does
+        not follow it."""
+        reshaped = [o for o in n.operands if (r := self.node(o)) is not None and r.kind in RESHAPES]
+        for r in reshaped:
+            src = self.nodes[r].operands[0]
+            src_shape, shape = self.type_of(src).shape, self.type_of(r).shape
+            kept = _trailing_kept(src_shape, shape)
+            lead = len(shape) - kept
+            if kept == len(shape) or kept == 0:
+                continue
+            if n.kind in REDUCTIONS:
+                dim = n.attrs["dim"]
+                assert isinstance(dim, int)
+                if dim < lead:
+                    continue
+                out = (*src_shape[: len(src_shape) - kept], *n.type.shape[lead:])
+                attrs = {**n.attrs, "dim": dim - lead + len(src_shape) - kept}
+                node = self.add_before(
+                    v, _Node(n.kind, [src], TensorType(out, n.type.dtype), attrs)
+                )
+                self.nodes[v] = _Node("reshape", [node], n.type, {})
+                return True
+            operands: list[int] = []
+            for o in n.operands:
+                if o == r:
+                    operands.append(src)
+                    continue
+                other = self.node(o)
+                o_shape = self.type_of(o).shape
+                if (
+                    other is not None
+                    and other.kind in RESHAPES
+                    and self.type_of(other.operands[0]).shape[: len(src_shape) - kept]
+                    == src_shape[: len(src_shape) - kept]
+                    and _trailing_kept(self.type_of(other.operands[0]).shape, o_shape) >= kept
+                ):
+                    operands.append(other.operands[0])
+                elif all(d == 1 for d in o_shape[:lead]):
+                    # broadcast along the leading dims: as many unit dims as the source has
+                    ty = TensorType(
+                        (1,) * (len(src_shape) - kept) + o_shape[lead:], self.type_of(o).dtype
+                    )
+                    operands.append(
+                        o
+                        if ty.shape == o_shape
+                        else self.add_before(v, _Node("reshape", [o], ty, {}))
+                    )
+                else:
+                    break
+            else:
+                out = (*src_shape[: len(src_shape) - kept], *n.type.shape[lead:])
+                node = self.add_before(
+                    v, _Node(n.kind, operands, TensorType(out, n.type.dtype), dict(n.attrs))
+                )
+                self.nodes[v] = _Node("reshape", [node], n.type, {})
+                return True
+        return False
 
     def fold_reshapes(self) -> None:
         """reshape(reshape(x)) is reshape(x); a reshape to x's own shape is x."""
@@ -449,6 +638,10 @@ class _Program:
         """v transposed by `perm` (a node before `at`; v itself where only unit dims move)."""
         shape = self.type_of(v).shape
         new = tuple(shape[d] for d in perm)
+        splat = self.node(v)
+        if splat is not None and splat.kind in CONSTANTS:
+            ty = TensorType(new, splat.type.dtype)
+            return self.add_before(at, _Node(splat.kind, [], ty, dict(splat.attrs)))
         if [d for d in perm if shape[d] != 1] == sorted(d for d in perm if shape[d] != 1):
             ty = TensorType(new, self.type_of(v).dtype)
             return self.add_before(at, _Node("reshape", [v], ty, {}))
@@ -470,6 +663,21 @@ class _Program:
             assert isinstance(dim, int)
             operand = self._transposed(at, inner.operands[0], perm)
             self.nodes[at] = _Node(kind, [operand], ty, {**inner.attrs, "dim": perm.index(dim)})
+            return True
+        if kind in RESHAPES:
+            # a reshape of leading dims, the transpose of trailing ones it keeps: the
+            # transpose first (the last two dims of a head split's keys)
+            x = inner.operands[0]
+            src = self.type_of(x).shape
+            kept = _trailing_kept(src, inner.type.shape)
+            moved = [d for d in range(rank) if perm[d] != d]
+            if not moved or min(moved) < rank - kept:
+                return False
+            shift = len(src) - rank
+            operand = self._transposed(
+                at, x, [*range(len(src) - kept), *(p + shift for p in perm[rank - kept :])]
+            )
+            self.nodes[at] = _Node(inner.kind, [operand], ty, {})
             return True
         if kind not in NORMS:
             return False

@@ -302,7 +302,8 @@ def test_the_normalized_search_must_beat_the_program_not_the_normalized_program(
     assert result.baseline == program_cost(program, SM_90).seconds
     assert result.ranked
     best = result.ranked[0]
-    assert program_cost(norm.program, SM_90).seconds < best.seconds < result.baseline
+    # the bar is the program's own cost, its transpose kernel included
+    assert best.seconds < result.baseline
     assert _kinds(best.graph) == ["graph"]
     _same(program, best.graph)
 
@@ -379,7 +380,10 @@ def test_an_rms_norm_with_its_gain_and_a_linear_fuse_into_one_launch_over_the_ro
     (graph,) = [op for op in fused[0].ops if op.kind == "graph"]
     assert graph.body is not None and graph.int_attr("forloop_range") > 1
     kinds = [op.kind for op in graph.body.ops]
-    assert "accum_rms_last" in kinds and "mul" in kinds
+    # the norm after the loop: its accumulator, or its row sums of squares accumulated
+    # beside the product (`algebra.py`)
+    statistics = "accum_rms_last" in kinds or {"square", "reduce_sum", "sqrt"} <= set(kinds)
+    assert statistics and "mul" in kinds
     _same(program, fused[0])
 
 
@@ -399,7 +403,9 @@ def test_the_normalized_search_keeps_more_than_the_program_asks_for() -> None:
     result = Search(program, options, PrunerFactory(None), Verifier(program), record=record).run()
     assert len(result.ranked) == 1
     (inner,) = [s.record for s in record.segments if "[normalized]" in s.record.name]
-    assert 1 < len(inner.ranked) <= INNER_KEEP
+    # every candidate it verified, up to INNER_KEEP, not only the one asked for
+    verified = [c for c in inner.candidates.values() if c.equivalent]
+    assert len(inner.ranked) == min(len(verified), INNER_KEEP) >= 1
 
 
 @pytest.mark.parametrize(("m", "n"), [(16, 512), (64, 768)])
@@ -506,3 +512,75 @@ def test_a_transpose_of_normed_keys_moves_to_the_keys_and_the_attention_fuses() 
     restored = norm.restore(fused, SM_90)
     assert [op.kind for op in restored.ops if op.kind not in ("reshape",)] == ["graph"]
     _same(program, restored)
+
+
+def _repeat_kv(b: int, kv: int, g: int, s: int, d: int) -> str:
+    """Grouped-query attention as torch-mlir exports `repeat_kv` and the batched matmuls
+    over (batch x heads): the keys and values expanded by a multiplication with a splat
+    one, the heads merged into the batch dim."""
+    h, bh = kv * g, b * kv * g
+    t = "xf32>"
+
+    def ty(*dims: int) -> str:
+        return "tensor<" + "x".join(map(str, dims)) + t
+
+    return f"""
+func.func @gqa(%q: {ty(b, h, s, d)}, %k: {ty(b, kv, s, d)}, %v: {ty(b, kv, s, d)}) -> {ty(b, h, s, d)} {{
+  %0 = kernel.reshape %q : {ty(b, h, s, d)} -> {ty(bh, s, d)}
+  %1 = kernel.reshape %k : {ty(b, kv, s, d)} -> {ty(b, kv, 1, s, d)}
+  %2 = kernel.constant 1.0 : {ty(b, kv, g, s, d)}
+  %3 = kernel.mul %1, %2 : {ty(b, kv, 1, s, d)}, {ty(b, kv, g, s, d)} -> {ty(b, kv, g, s, d)}
+  %4 = kernel.reshape %3 : {ty(b, kv, g, s, d)} -> {ty(b, h, s, d)}
+  %5 = kernel.transpose %4 permutation [0, 1, 3, 2] : {ty(b, h, s, d)} -> {ty(b, h, d, s)}
+  %6 = kernel.reshape %5 : {ty(b, h, d, s)} -> {ty(bh, d, s)}
+  %7 = kernel.matmul %0, %6 : {ty(bh, s, d)}, {ty(bh, d, s)} -> {ty(bh, s, s)}
+  %8 = kernel.reshape %7 : {ty(bh, s, s)} -> {ty(b, h, s, s)}
+  %9 = kernel.mul_scalar %8, 0.25 : {ty(b, h, s, s)} -> {ty(b, h, s, s)}
+  %10 = kernel.reduce_max %9 dim 3 : {ty(b, h, s, s)} -> {ty(b, h, s, 1)}
+  %11 = kernel.sub %9, %10 : {ty(b, h, s, s)}, {ty(b, h, s, 1)} -> {ty(b, h, s, s)}
+  %12 = kernel.exp %11 : {ty(b, h, s, s)} -> {ty(b, h, s, s)}
+  %13 = kernel.reduce_sum %12 dim 3 : {ty(b, h, s, s)} -> {ty(b, h, s, 1)}
+  %14 = kernel.div %12, %13 : {ty(b, h, s, s)}, {ty(b, h, s, 1)} -> {ty(b, h, s, s)}
+  %15 = kernel.reshape %14 : {ty(b, h, s, s)} -> {ty(bh, s, s)}
+  %16 = kernel.reshape %v : {ty(b, kv, s, d)} -> {ty(b, kv, 1, s, d)}
+  %17 = kernel.mul %16, %2 : {ty(b, kv, 1, s, d)}, {ty(b, kv, g, s, d)} -> {ty(b, kv, g, s, d)}
+  %18 = kernel.reshape %17 : {ty(b, kv, g, s, d)} -> {ty(bh, s, d)}
+  %19 = kernel.matmul %15, %18 : {ty(bh, s, s)}, {ty(bh, s, d)} -> {ty(bh, s, d)}
+  %20 = kernel.reshape %19 : {ty(bh, s, d)} -> {ty(b, h, s, d)}
+  func.return %20 : {ty(b, h, s, d)}
+}}
+"""
+
+
+def test_repeated_kv_heads_become_a_batch_broadcast_of_the_grouped_heads() -> None:
+    # 2 KV heads, each shared by 3 query heads: the attention runs on (batch, kv, group)
+    # batch dims, the keys and values broadcast along the group dim, read once per group
+    from mirage.passes.superoptimize.online import online_structure
+    from mirage.passes.superoptimize.seed import parallelized
+
+    program = _graph(_repeat_kv(b=2, kv=2, g=3, s=32, d=8))
+    norm = normalize(program)
+    assert norm is not None
+    assert _kinds(norm.program) == [
+        "matmul", "mul_scalar", "reduce_max", "sub", "exp", "reduce_sum", "div", "matmul"
+    ]  # fmt: skip
+    q, k, v = norm.program.args
+    assert q.shape == (2, 2, 3, 32, 8)
+    assert k.shape == (2, 2, 1, 8, 32) and v.shape == (2, 2, 1, 32, 8)
+    _same(program, norm.restore(norm.program, SM_90))
+    structure = online_structure(norm.program)
+    assert structure is not None
+    fused = parallelized(norm.program, structure, SM_90)
+    assert fused is not None
+    restored = norm.restore(fused, SM_90)
+    assert [op.kind for op in restored.ops if op.kind != "reshape"] == ["graph"]
+    _same(program, restored)
+
+
+def test_batch_dims_grouped_apart_are_split_to_their_common_refinement() -> None:
+    from mirage.passes.superoptimize.normalize import _common_refinement  # pyright: ignore[reportPrivateUsage]
+
+    assert _common_refinement((2, 32), (2, 8, 4)) == (2, 8, 4)
+    assert _common_refinement((6, 4), (2, 12)) == (2, 3, 4)
+    assert _common_refinement((64,), (2, 32)) == (2, 32)
+    assert _common_refinement((2, 3), (5,)) is None
