@@ -22,7 +22,7 @@ from typing import TextIO
 
 from mirage.dialects.hardware import Target
 from mirage.dialects.opkinds import LAUNCHES
-from mirage.dialects.ugraph.graph import Graph, Op
+from mirage.dialects.ugraph.graph import Graph
 from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 from mirage.passes.superoptimize.algebra import distribute_norms
 from mirage.passes.superoptimize.cost import program_cost
@@ -502,9 +502,11 @@ class Search:
         start = self.started
         if proxy is not None and self.options.seed_with_program:
             # the small member's search ranks its candidates at its own shapes, where the
-            # stages' launches weigh differently: built at the program's own shapes too
-            for found, source in self._staged(program, restore):
-                self._add(found, source)
+            # seeds' launches weigh differently: built at the program's own shapes too,
+            # verified at the end with what it carries back, cheapest first
+            for found, source in self._built(program, restore):
+                if found.seconds < self.bar:
+                    self._add(found, source)
         # what is left, less the time to verify what the inner search finds against the
         # program (two verifications as long as the longest so far, at least the share; a
         # search at a small member leaves more, as no verification at the program's own
@@ -600,21 +602,36 @@ class Search:
         assert self.options.target is not None
         if len(self.program.ops) > MAX_SEED_OPS:
             return
-        seeds: list[tuple[Found, str]] = []
-        for ops, source in (
-            (fused_forms(self.program), "seed"),
-            ([online_structure(self.program)], "online seed"),
-        ):
-            found = [seed for op in dict.fromkeys(ops) if (seed := self._parallel_seed(op))]
-            if found:
-                seeds.append((min(found, key=lambda f: (f.seconds, f.text)), source))
+        seeds = self._built(self.program, lambda g: g)
         # a split pair is two kernels: only where the search may use that many
         pairs = online_split_candidates(self.program, self.options.target)
         for pair in pairs if self.options.max_kernel_ops >= 2 else ():
             seed = Found(program_cost(pair, self.options.target).seconds, repr(pair), pair)
             seeds.append((seed, "online split seed"))
-        seeds += self._staged(self.program, lambda g: g)
         self._verify_first(seeds)
+
+    def _built(
+        self, program: Graph, restore: Callable[[Graph], Graph]
+    ) -> list[tuple[Found, str]]:
+        """`program` fused whole (the cheapest of its fused forms), with its softmax in
+        online form, and by its contraction stages, each at its cheapest parallelization
+        and restored onto the searched program (`restore`)."""
+        assert self.options.target is not None
+        built: list[tuple[Found, str]] = []
+        for ops, source in (
+            (fused_forms(program), "seed"),
+            ([online_structure(program)], "online seed"),
+        ):
+            found = [
+                f
+                for op in dict.fromkeys(ops)
+                if op is not None
+                and (graph := parallelized(program, op, self.options.target)) is not None
+                and (f := self._priced(restore(graph))) is not None
+            ]
+            if found:
+                built.append((min(found, key=lambda f: (f.seconds, f.text)), source))
+        return built + self._staged(program, restore)
 
     def _verify_first(self, candidates: list[tuple[Found, str]]) -> None:
         """Takes the candidates and verifies them cheapest first, among those that beat
@@ -688,18 +705,6 @@ class Search:
             if found is not None and found.seconds < self.bar:
                 out.append((found, how))
         return out
-
-    def _parallel_seed(self, op: Op | None) -> Found | None:
-        """A seed structure at its cheapest parallelization, as a candidate (None where it
-        has none)."""
-        assert self.options.target is not None
-        if op is None:
-            return None
-        graph = parallelized(self.program, op, self.options.target)
-        if graph is None:
-            return None
-        fused = fuse_program(graph)
-        return Found(program_cost(fused, self.options.target).seconds, repr(fused), fused)
 
     def _seed_with_segments(self, deadline: float) -> None:
         """A long program's segments searched one by one, put back together: one more
