@@ -146,8 +146,11 @@ def _concat(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -
 
 
 def _constant(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:
+    # one element, broadcast: a splat of 10^6 elements converted element by element to
+    # a domain's values (a field's residues) cost a second per evaluation
     shape = op.results[0].shape
-    return [domain.from_array(np.full(shape, op.float_attr("value")))]
+    one = domain.from_array(np.full((1,) * len(shape), op.float_attr("value")))
+    return [domain.restructure(one, lambda a: np.broadcast_to(a, shape))]
 
 
 def _permute(op: Op, kind: OpKind, args: list[V], domain: Domain[V], lead: int) -> list[V]:

@@ -14,6 +14,9 @@ every row, so a test of the first rows is one whole test of the cut programs, no
 The rows lie along dim 0, or along the first dim of extent above 1 where the dims before it
 have extent 1 everywhere: the batch-1 program of a batch-separable attention (`batch.py`,
 one head of (1, queries, d)) separates into its query rows, K and V shared by every row.
+Where no such dim separates, a later one may, the dims before it the same in every cut
+argument and output (each row a slab across them): the queries of (1, heads, queries, d)
+in grouped-query attention, whose K and V heads each serve several query heads.
 
 A value is batched (extent B on the row dim, row i computed from row i of the batched
 operands and the shared values) or shared (computed from shared arguments alone). The rules
@@ -66,66 +69,88 @@ class Rows:
     """Per launch (in program order), the row dim of every value of its block graph
     (`SHARED` for a shared value)."""
     dim: int = 0
-    """The row dim of the batched arguments and outputs; every dim before it has extent 1
-    there."""
+    """The row dim of the batched arguments and outputs."""
+    lead: tuple[int, ...] = ()
+    """The extents of the dims before `dim` in the batched arguments and outputs (ones,
+    unless a later dim separates where the first one does not)."""
     values: tuple[int, ...] = ()
     """The row dim of every kernel-level value (`SHARED` for a shared one). Inside the
     program a transpose moves it and a reshape may merge it with the dims after it: row i
     of a value is then the i-th of B equal runs of its row dim."""
 
 
-def row_separable(graph: Graph, batched: frozenset[int] | None = None) -> Rows | None:
-    """How the kernel-level `graph` separates into rows with the arguments `batched` cut
-    (default: the first one that does, of all arguments whose row dim has the outputs'
-    extent, or the first argument alone), or None. The row dim is the first output's first
-    dim of extent above 1."""
+def row_separable(
+    graph: Graph, batched: frozenset[int] | None = None, dim: int | None = None
+) -> Rows | None:
+    """How the kernel-level `graph` separates into rows along `dim` with the arguments
+    `batched` cut (defaults: the first dim of extent above 1 of the first output where
+    that separates, else a later one; the first choice of arguments that does, of all
+    arguments whose row dim has the outputs' extent, or the first argument alone), or
+    None."""
     if not graph.args or not graph.outputs:
         return None
     out0 = [graph.type_of(v).shape for v in graph.outputs]
-    dim = next((d for d, e in enumerate(out0[0]) if e > 1), None)
-    if dim is None:
-        return None
-    batch = out0[0][dim]
-    if any(not _rowed(s, dim, batch) for s in out0):
-        return None
-    if batched is not None:
-        return _rows(graph, batch, batched, dim)
-    same = frozenset(i for i, t in enumerate(graph.args) if _rowed(t.shape, dim, batch))
-    for choice in (same, *(frozenset({i}) for i in sorted(same))):
-        if choice:
-            found = _rows(graph, batch, choice, dim)
+    dims = [d for d, e in enumerate(out0[0]) if e > 1]
+    if dim is not None:
+        dims = [dim] if dim in dims else []
+    for d in dims:
+        batch, lead = out0[0][d], out0[0][:d]
+        if any(not _rowed(s, d, batch, lead) for s in out0):
+            continue
+        if batched is not None:
+            found = _rows(graph, batch, batched, d, lead)
             if found is not None:
                 return found
+            continue
+        same = frozenset(i for i, t in enumerate(graph.args) if _rowed(t.shape, d, batch, lead))
+        for choice in (same, *(frozenset({i}) for i in sorted(same))):
+            if choice:
+                found = _rows(graph, batch, choice, d, lead)
+                if found is not None:
+                    return found
     return None
 
 
-def _rowed(shape: tuple[int, ...], dim: int, batch: int) -> bool:
-    """A shape whose row dim `dim` has extent `batch`, every dim before it extent 1."""
-    return len(shape) > dim and shape[dim] == batch and all(e == 1 for e in shape[:dim])
+def _rowed(
+    shape: tuple[int, ...], dim: int, batch: int, lead: tuple[int, ...] | None = None
+) -> bool:
+    """A shape whose row dim `dim` has extent `batch`, the dims before it `lead` (every
+    one extent 1 where not given)."""
+    if len(shape) <= dim or shape[dim] != batch:
+        return False
+    return tuple(shape[:dim]) == (lead if lead is not None else (1,) * dim)
 
 
 def row_local_view(bop: Op, storage: tuple[int, ...], dim: int, batch: int) -> int | None:
     """The dim of the view of iterator `bop` on a tensor of shape `storage` (rows along
-    `dim`, extent `batch`, every dim before it of extent 1) that walks the tensor's rows,
-    where row i of the view is row i of the tensor: the extent `batch` and the tensor's own
-    stride on `dim`, every other view dim (and the offset) within one row; else None."""
+    `dim`, extent `batch`) that walks the tensor's rows, where row i of the view is row i
+    of the tensor: the extent `batch` and the tensor's own stride on `dim`, every other view
+    dim (and the offset) within one row or a whole number of row slabs across the dims
+    before `dim` (the heads of a (heads, queries, d) tensor); else None."""
     view, strides = bop.layout(storage)
-    if not _rowed(storage, dim, batch):
+    if len(storage) <= dim or storage[dim] != batch:
         return None
     row = row_major(storage)[dim]
+    slab = row * batch
     walks = [
         j for j, (n, st) in enumerate(zip(view, strides, strict=True)) if n == batch and st == row
     ]
     if len(walks) != 1:
         return None
     (j,) = walks
-    others = [(n, st) for i, (n, st) in enumerate(zip(view, strides, strict=True)) if i != j]
-    reach = bop.offset + sum((n - 1) * st for n, st in others)
+    reach = bop.offset % slab
+    for i, (n, st) in enumerate(zip(view, strides, strict=True)):
+        if i == j or n == 1:
+            continue
+        if st % slab:
+            reach += (n - 1) * st
     return j if bop.offset >= 0 and reach < row else None
 
 
-def _rows(graph: Graph, batch: int, batched: frozenset[int], dim: int) -> Rows | None:
-    if any(not _rowed(graph.args[i].shape, dim, batch) for i in batched):
+def _rows(
+    graph: Graph, batch: int, batched: frozenset[int], dim: int, lead: tuple[int, ...]
+) -> Rows | None:
+    if any(not _rowed(graph.args[i].shape, dim, batch, lead) for i in batched):
         return None
     state = [dim if i in batched else SHARED for i in range(len(graph.args))]
     launches: list[tuple[int, ...]] = []
@@ -133,7 +158,7 @@ def _rows(graph: Graph, batch: int, batched: frozenset[int], dim: int) -> Rows |
         ins = [state[v] for v in op.operands]
         if op.kind in CONSTANTS:
             # a splat: every row the same, so a constant of B rows is sliced with the rest
-            rows = all(_rowed(t.shape, dim, batch) for t in op.results)
+            rows = all(_rowed(t.shape, dim, batch, lead) for t in op.results)
             state.extend([dim if rows else SHARED] * len(op.results))
             continue
         if all(s == SHARED for s in ins):
@@ -145,7 +170,7 @@ def _rows(graph: Graph, batch: int, batched: frozenset[int], dim: int) -> Rows |
         shapes = [graph.type_of(v).shape for v in op.operands]
         if op.kind in LAUNCHES:
             # a launch reads and writes whole rows of unmerged row tensors
-            if any(not _rowed(t.shape, dim, batch) for t in op.results):
+            if any(not _rowed(t.shape, dim, batch, lead) for t in op.results):
                 return None
             inner = _launch_states(op, ins, dim)
             if inner is None:
@@ -161,7 +186,7 @@ def _rows(graph: Graph, batch: int, batched: frozenset[int], dim: int) -> Rows |
         state.append(found)
     if any(state[v] != dim for v in graph.outputs):
         return None
-    return Rows(batch, batched, tuple(launches), dim, tuple(state))
+    return Rows(batch, batched, tuple(launches), dim, lead=lead, values=tuple(state))
 
 
 def _broadcast(shape: tuple[int, ...], rank: int, dim: int) -> bool:
@@ -380,18 +405,37 @@ def _cut_launch(op: Op, results: tuple[TensorType, ...], dims: Sequence[int], co
             # an output saver's view is cut where its tile holds the rows
             held = dims[bop.operands[0]] if bop.kind in OUTPUTS else d
             if bop.kind in ITERATORS:
-                bop = cut_view(bop, held, count)
+                if bop.kind in INPUTS:
+                    storage, at = body.args[bop.operands[0]].shape, dims[bop.operands[0]]
+                else:
+                    storage, at = bop.results[0].shape, d
+                bop = cut_view(bop, held, count, storage, at)
             bop = replace(bop, results=tuple(_cut(t, d, count) for t in bop.results))
         body_ops.append(bop)
     new_body = Graph(args, tuple(body_ops), body.outputs, body.loop_end)
     return replace(op, results=results, attrs=attrs, body=new_body)
 
 
-def cut_view(bop: Op, dim: int, count: int) -> Op:
+def cut_view(
+    bop: Op, dim: int, count: int, storage: tuple[int, ...] = (), storage_dim: int = 0
+) -> Op:
     """Iterator `bop` with its view (a row-local one, `row_local_view`) cut to `count`
-    rows: the strides stay, as every row keeps its place in the tensor's storage."""
+    rows: a stride within a row stays, as every row keeps its place in its slab; one of
+    whole row slabs (the dims before the rows of `storage`, rows along `storage_dim`)
+    counts slabs of `count` rows."""
     if not bop.viewed:
         return bop
-    view = bop.ints_attr("view")
+    view, strides = bop.layout(storage) if storage else (bop.ints_attr("view"), ())
     cut = (*view[:dim], count, *view[dim + 1 :])
-    return replace(bop, attrs=tuple((k, cut if k == "view" else v) for k, v in bop.attrs))
+    attrs = dict(bop.attrs)
+    attrs["view"] = cut
+    if storage and storage_dim > 0:
+        row = row_major(storage)[storage_dim]
+        slab, kept = row * storage[storage_dim], row * count
+        attrs["strides"] = tuple(
+            st if st % slab or i == dim else st // slab * kept for i, st in enumerate(strides)
+        )
+        offset = bop.offset
+        if offset:
+            attrs["offset"] = offset // slab * kept + offset % slab
+    return replace(bop, attrs=tuple((k, attrs[k]) for k, _ in bop.attrs))

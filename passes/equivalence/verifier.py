@@ -733,7 +733,7 @@ def _candidate_rows(fp: ReferenceFingerprint, candidate: Graph) -> Rows | None:
     both are tested on their first `ROWS_TESTED` rows); else None."""
     if fp.rows is None:
         return None
-    cut = row_separable(candidate, fp.rows.batched)
+    cut = row_separable(candidate, fp.rows.batched, fp.rows.dim)
     return cut if cut is not None and cut.batch == fp.rows.batch else None
 
 

@@ -88,10 +88,11 @@ the cheapest at the small member's shapes, or without the program's layout ops, 
 be the cheapest carried back to its shapes or restored onto its layouts, where they are
 ranked again (a norm and a linear each a launch, then the one launch of both: restored
 onto a transposed weight, the one launch is the cheaper)."""
-NORMALIZED_SHARE = 0.9
+NORMALIZED_SHARE = 0.7
 """The part of the budget the normalized program's search may use at most; the rest
-verifies what it finds, restored, against the program as it was (more where one
-verification takes longer)."""
+verifies what it finds and the normalized program itself, restored, against the program
+as it was (more where one verification takes longer: at realistic shapes an attention's
+takes half a minute)."""
 MIN_GAIN = 0.01
 MIN_GAIN_SECONDS = 0.05e-6
 """A prefix is explored only if it may beat the best known μGraph (or the program) by more
@@ -610,9 +611,7 @@ class Search:
             seeds.append((seed, "online split seed"))
         self._verify_first(seeds)
 
-    def _built(
-        self, program: Graph, restore: Callable[[Graph], Graph]
-    ) -> list[tuple[Found, str]]:
+    def _built(self, program: Graph, restore: Callable[[Graph], Graph]) -> list[tuple[Found, str]]:
         """`program` fused whole (the cheapest of its fused forms), with its softmax in
         online form, and by its contraction stages, each at its cheapest parallelization
         and restored onto the searched program (`restore`)."""

@@ -278,3 +278,54 @@ def test_a_head_split_candidate_that_mixes_heads_is_caught() -> None:
     assert wrong != text
     verdict = Verifier(ref, _options()).verify(_graph(wrong))
     assert not verdict.equivalent and verdict.counterexample is not None
+
+
+def _gqa(tiled: bool = False) -> tuple[Graph, Graph]:
+    """Grouped-query attention as exported (3 query heads per KV head) and its one launch
+    found through the normalization (the KV heads a broadcast batch dim)."""
+    from superoptimize.so_helpers import repeat_kv
+
+    from mirage.dialects.hardware import SM_90
+    from mirage.passes.superoptimize.normalize import normalize
+    from mirage.passes.superoptimize.online import online_structure
+    from mirage.passes.superoptimize.seed import parallelized
+
+    program = _graph(repeat_kv(b=2, kv=2, g=3, s=32, d=8, tiled=tiled))
+    norm = normalize(program)
+    assert norm is not None
+    structure = online_structure(norm.program)
+    assert structure is not None
+    fused = parallelized(norm.program, structure, SM_90)
+    assert fused is not None
+    return program, norm.restore(fused, SM_90)
+
+
+def test_the_rows_of_grouped_heads_lie_past_them() -> None:
+    # one batch element (1, 6 query heads, 32 queries, 8): the heads do not separate (a KV
+    # head serves 3 of them), the queries do, the heads before them in every row
+    program, _ = _gqa()
+    rows = row_separable(program)
+    assert rows is not None and rows.dim == 0
+    one = first_rows(program, rows, 1)
+    again = row_separable(one)
+    assert again is not None and (again.dim, again.batch, again.lead) == (2, 32, (1, 6))
+    assert again.batched == {0}  # the queries; K and V shared by every row
+
+
+def test_grouped_query_attention_is_verified_on_one_query_row() -> None:
+    program, candidate = _gqa()
+    verifier = Verifier(program, _options())
+    verdict = verifier.verify(candidate)
+    assert verdict.equivalent and verdict.rows == 1, verdict
+    part = next(iter(verifier.fingerprint._first_rows.values()))  # pyright: ignore[reportPrivateUsage]
+    (deeper,) = part._first_rows.values()  # pyright: ignore[reportPrivateUsage]
+    q = deeper.graph.args[0]
+    assert q.shape == (1, 6, 1, 8)  # one query of every head of one batch element
+
+
+def test_a_launch_that_pairs_the_heads_otherwise_is_caught_on_one_query_row() -> None:
+    # the KV heads repeated as a whole (head h reads h % 2, not h // 3): another program
+    program, _ = _gqa()
+    _, wrong = _gqa(tiled=True)
+    verdict = Verifier(program, _options()).verify(wrong)
+    assert not verdict.equivalent and verdict.counterexample is not None

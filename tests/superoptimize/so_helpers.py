@@ -44,6 +44,7 @@ __all__ = [
     "equal_in_float64",
     "load_ugraph",
     "only_func",
+    "repeat_kv",
     "search",
 ]
 
@@ -100,3 +101,45 @@ def equal_in_float64(a: Graph, b: Graph, seed: int = 0) -> bool:
     got = evaluate(b, inputs, domain)
     want = evaluate(a, inputs, domain)
     return all(np.allclose(x, y, rtol=1e-9, atol=1e-12) for x, y in zip(got, want, strict=True))
+
+
+def repeat_kv(b: int, kv: int, g: int, s: int, d: int, tiled: bool = False) -> str:
+    """Grouped-query attention as torch-mlir exports `repeat_kv` and the batched matmuls
+    over (batch x heads): the keys and values expanded by a multiplication with a splat
+    one, the heads merged into the batch dim. Query head h reads KV head h // g, or, where
+    `tiled`, h % kv (the KV heads repeated as a whole: another program)."""
+    h, bh = kv * g, b * kv * g
+    t = "xf32>"
+
+    def ty(*dims: int) -> str:
+        return "tensor<" + "x".join(map(str, dims)) + t
+
+    unit = ty(b, 1, kv, s, d) if tiled else ty(b, kv, 1, s, d)
+    full = ty(b, g, kv, s, d) if tiled else ty(b, kv, g, s, d)
+    signature = f"(%q: {ty(b, h, s, d)}, %k: {ty(b, kv, s, d)}, %v: {ty(b, kv, s, d)})"
+    return f"""
+func.func @gqa{signature} -> {ty(b, h, s, d)} {{
+  %0 = kernel.reshape %q : {ty(b, h, s, d)} -> {ty(bh, s, d)}
+  %1 = kernel.reshape %k : {ty(b, kv, s, d)} -> {unit}
+  %2 = kernel.constant 1.0 : {full}
+  %3 = kernel.mul %1, %2 : {unit}, {full} -> {full}
+  %4 = kernel.reshape %3 : {full} -> {ty(b, h, s, d)}
+  %5 = kernel.transpose %4 permutation [0, 1, 3, 2] : {ty(b, h, s, d)} -> {ty(b, h, d, s)}
+  %6 = kernel.reshape %5 : {ty(b, h, d, s)} -> {ty(bh, d, s)}
+  %7 = kernel.matmul %0, %6 : {ty(bh, s, d)}, {ty(bh, d, s)} -> {ty(bh, s, s)}
+  %8 = kernel.reshape %7 : {ty(bh, s, s)} -> {ty(b, h, s, s)}
+  %9 = kernel.mul_scalar %8, 0.25 : {ty(b, h, s, s)} -> {ty(b, h, s, s)}
+  %10 = kernel.reduce_max %9 dim 3 : {ty(b, h, s, s)} -> {ty(b, h, s, 1)}
+  %11 = kernel.sub %9, %10 : {ty(b, h, s, s)}, {ty(b, h, s, 1)} -> {ty(b, h, s, s)}
+  %12 = kernel.exp %11 : {ty(b, h, s, s)} -> {ty(b, h, s, s)}
+  %13 = kernel.reduce_sum %12 dim 3 : {ty(b, h, s, s)} -> {ty(b, h, s, 1)}
+  %14 = kernel.div %12, %13 : {ty(b, h, s, s)}, {ty(b, h, s, 1)} -> {ty(b, h, s, s)}
+  %15 = kernel.reshape %14 : {ty(b, h, s, s)} -> {ty(bh, s, s)}
+  %16 = kernel.reshape %v : {ty(b, kv, s, d)} -> {unit}
+  %17 = kernel.mul %16, %2 : {unit}, {full} -> {full}
+  %18 = kernel.reshape %17 : {full} -> {ty(bh, s, d)}
+  %19 = kernel.matmul %15, %18 : {ty(bh, s, s)}, {ty(bh, s, d)} -> {ty(bh, s, d)}
+  %20 = kernel.reshape %19 : {ty(bh, s, d)} -> {ty(b, h, s, d)}
+  func.return %20 : {ty(b, h, s, d)}
+}}
+"""

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from superoptimize.so_helpers import assert_same_values as _same
 from superoptimize.so_helpers import op_kinds as _kinds
+from superoptimize.so_helpers import repeat_kv as _repeat_kv
 from superoptimize.so_helpers import search
 from xdsl.dialects.func import FuncOp
 
@@ -512,44 +513,6 @@ def test_a_transpose_of_normed_keys_moves_to_the_keys_and_the_attention_fuses() 
     restored = norm.restore(fused, SM_90)
     assert [op.kind for op in restored.ops if op.kind not in ("reshape",)] == ["graph"]
     _same(program, restored)
-
-
-def _repeat_kv(b: int, kv: int, g: int, s: int, d: int) -> str:
-    """Grouped-query attention as torch-mlir exports `repeat_kv` and the batched matmuls
-    over (batch x heads): the keys and values expanded by a multiplication with a splat
-    one, the heads merged into the batch dim."""
-    h, bh = kv * g, b * kv * g
-    t = "xf32>"
-
-    def ty(*dims: int) -> str:
-        return "tensor<" + "x".join(map(str, dims)) + t
-
-    return f"""
-func.func @gqa(%q: {ty(b, h, s, d)}, %k: {ty(b, kv, s, d)}, %v: {ty(b, kv, s, d)}) -> {ty(b, h, s, d)} {{
-  %0 = kernel.reshape %q : {ty(b, h, s, d)} -> {ty(bh, s, d)}
-  %1 = kernel.reshape %k : {ty(b, kv, s, d)} -> {ty(b, kv, 1, s, d)}
-  %2 = kernel.constant 1.0 : {ty(b, kv, g, s, d)}
-  %3 = kernel.mul %1, %2 : {ty(b, kv, 1, s, d)}, {ty(b, kv, g, s, d)} -> {ty(b, kv, g, s, d)}
-  %4 = kernel.reshape %3 : {ty(b, kv, g, s, d)} -> {ty(b, h, s, d)}
-  %5 = kernel.transpose %4 permutation [0, 1, 3, 2] : {ty(b, h, s, d)} -> {ty(b, h, d, s)}
-  %6 = kernel.reshape %5 : {ty(b, h, d, s)} -> {ty(bh, d, s)}
-  %7 = kernel.matmul %0, %6 : {ty(bh, s, d)}, {ty(bh, d, s)} -> {ty(bh, s, s)}
-  %8 = kernel.reshape %7 : {ty(bh, s, s)} -> {ty(b, h, s, s)}
-  %9 = kernel.mul_scalar %8, 0.25 : {ty(b, h, s, s)} -> {ty(b, h, s, s)}
-  %10 = kernel.reduce_max %9 dim 3 : {ty(b, h, s, s)} -> {ty(b, h, s, 1)}
-  %11 = kernel.sub %9, %10 : {ty(b, h, s, s)}, {ty(b, h, s, 1)} -> {ty(b, h, s, s)}
-  %12 = kernel.exp %11 : {ty(b, h, s, s)} -> {ty(b, h, s, s)}
-  %13 = kernel.reduce_sum %12 dim 3 : {ty(b, h, s, s)} -> {ty(b, h, s, 1)}
-  %14 = kernel.div %12, %13 : {ty(b, h, s, s)}, {ty(b, h, s, 1)} -> {ty(b, h, s, s)}
-  %15 = kernel.reshape %14 : {ty(b, h, s, s)} -> {ty(bh, s, s)}
-  %16 = kernel.reshape %v : {ty(b, kv, s, d)} -> {ty(b, kv, 1, s, d)}
-  %17 = kernel.mul %16, %2 : {ty(b, kv, 1, s, d)}, {ty(b, kv, g, s, d)} -> {ty(b, kv, g, s, d)}
-  %18 = kernel.reshape %17 : {ty(b, kv, g, s, d)} -> {ty(bh, s, d)}
-  %19 = kernel.matmul %15, %18 : {ty(bh, s, s)}, {ty(bh, s, d)} -> {ty(bh, s, d)}
-  %20 = kernel.reshape %19 : {ty(bh, s, d)} -> {ty(b, h, s, d)}
-  func.return %20 : {ty(b, h, s, d)}
-}}
-"""
 
 
 def test_repeated_kv_heads_become_a_batch_broadcast_of_the_grouped_heads() -> None:
