@@ -1073,6 +1073,8 @@ SUMMING_ACCUMULATORS = accumulators_with(Loop.SUM, Loop.SUM_LAST, Loop.RESCALE)
 loop-invariant value are L times it."""
 QUOTIENTS = _names(lambda k: k.scaling is Scaling.QUOTIENT)
 """Divisions (what normalizes a softmax)."""
+PRODUCTS = _names(lambda k: k.arity == 2 and k.scaling is Scaling.PRODUCT)
+"""Elementwise products of two operands (mul): a gain applied to a norm's rows."""
 SHIFTS = _names(lambda k: k.shifts)
 """What subtracts a running maximum in online softmax (sub)."""
 EXPONENTIALS = _names(lambda k: k.unshifts)

@@ -25,7 +25,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from mirage.dialects.opkinds import CONTRACTIONS, NORMS
+from mirage.dialects.opkinds import (
+    CONTRACTIONS,
+    MUL_SCALAR,
+    NORMS,
+    PRODUCTS,
+    SHIFTS,
+    SUM_REDUCTIONS,
+)
 from mirage.dialects.ugraph.graph import AttrValue, Graph, Op, TensorType
 
 COMPUTE = "f32"
@@ -111,7 +118,7 @@ def _norm_at(
     row_gains: list[int] = []
     while True:
         uses = readers.get(v, [])
-        if len(uses) != 1 or uses[0] < 0 or program.ops[uses[0]].kind != "mul":
+        if len(uses) != 1 or uses[0] < 0 or program.ops[uses[0]].kind not in PRODUCTS:
             break
         op = program.ops[uses[0]]
         a, b = op.operands
@@ -153,11 +160,11 @@ def _centered(
     """x where `c` is x - mean(x) over its rows (sub of x and mul_scalar(reduce_sum(x),
     1/n)); None otherwise."""
     j = producer.get(c)
-    if j is None or program.ops[j].kind != "sub":
+    if j is None or program.ops[j].kind not in SHIFTS:
         return None
     x, mean = program.ops[j].operands
     k = producer.get(mean)
-    if k is None or program.ops[k].kind != "mul_scalar" or readers.get(mean) != [j]:
+    if k is None or program.ops[k].kind != MUL_SCALAR.name or readers.get(mean) != [j]:
         return None
     total = program.ops[k].operands[0]
     r = producer.get(total)
@@ -166,7 +173,7 @@ def _centered(
     reduce = program.ops[r]
     n = program.type_of(x).shape[-1]
     if (
-        reduce.kind != "reduce_sum"
+        reduce.kind not in SUM_REDUCTIONS
         or reduce.operands[0] != x
         or reduce.int_attr("dim") != len(program.type_of(x).shape) - 1
         or reduce.int_attr("size") != 1

@@ -57,9 +57,11 @@ from mirage.dialects.opkinds import (
     LAUNCHES,
     LAYOUT_OPS,
     NORMS,
+    OP_KINDS,
     OUTPUTS,
     PERMUTES,
     POINTWISE,
+    PRODUCTS,
     REDUCTIONS,
     RESHAPES,
     SCALAR_FORMS,
@@ -390,7 +392,7 @@ class _Program:
     def _expanded(self, v: int) -> int | None:
         """x where `v` is x * 1 broadcast along leading dims only, else None."""
         n = self.node(v)
-        if n is None or n.kind != "mul":
+        if n is None or n.kind not in PRODUCTS:
             return None
         for k in (0, 1):
             c, x = self.node(n.operands[k]), n.operands[1 - k]
@@ -703,10 +705,12 @@ class _Program:
         if eps:
             mean = add("add_scalar", [mean], row, scalar=float(eps))
         root = add("sqrt", [mean], row)
-        last = ("div", [x, root])
-        for kind_, operand in zip(("mul", "add"), affine, strict=False):
-            last = (kind_, [add(*last, wide), operand])
-        self.nodes[at] = _Node(last[0], last[1], ty, {})
+        normed = _Node("div", [x, root], ty, {})
+        # the gain and bias: the kinds the norm's record names for its operands after x
+        for kind_, operand in zip(OP_KINDS[kind].operand_implies, affine, strict=False):
+            done = add(normed.kind, normed.operands, wide)
+            normed = _Node(kind_, [done, operand], ty, {})
+        self.nodes[at] = normed
         return True
 
     def dead_code(self) -> None:

@@ -111,9 +111,9 @@ def patterns(body: Graph, limit: int = MAX_PATTERN_STEPS) -> list[Pattern]:
         pending = [v - n_args for v in op.operands if v not in layouts]
         if pending:
             i = pending[0]
-            shape = body.ops[i].results[0].shape
-            rank = len(shape)
-            for imap, used in _imaps(shape, grid_used):
+            rank = len(body.ops[i].results[0].shape)
+            # the tensor's extents, not the tile's: a tile of one of a dim the grid cuts
+            for imap, used in _imaps(logical_shape(body, body.ops[i]), grid_used):
                 # an input after the loop (an epilogue operand) is read once: no loop dim
                 post = i >= body.loop_end
                 fdims: list[int] = [-1] if no_loop or post else [-1, *range(rank)]

@@ -245,8 +245,9 @@ class Search:
         self.started = 0.0
         """When `run` began."""
         self.bar = math.inf
-        """The modelled seconds a kept candidate must beat (`_bar`, set by `run`): what is
-        not faster than the program is no result of the search, whatever else it found."""
+        """The modelled seconds a kept candidate must beat (`_bar`, less `MIN_GAIN`; set by
+        `run`): what is not faster than the program by more than the model's error is no
+        result of the search, whatever else it found."""
         self.unverified = 0
         """Candidates whose verification the deadline or Ctrl-C stopped."""
         self.record = record if record is not None else SearchRecord()
@@ -376,7 +377,8 @@ class Search:
             self.record.finish([], True, elapsed)
             return SearchResult([], baseline, {}, True, elapsed, remarks=self.remarks)
         to_beat = self._bar(baseline)
-        self.bar = to_beat
+        # within the model's own error of the program is no gain (as for the bound)
+        self.bar = to_beat - max(to_beat * MIN_GAIN, MIN_GAIN_SECONDS)
         self.unfit_program = to_beat == math.inf
         if self.options.normalize and self.options.seed_with_program:
             self._verify_first(self._distributed())

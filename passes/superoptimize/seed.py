@@ -31,24 +31,23 @@ _NO_MAP = (REPLICATE, REPLICATE, REPLICATE)
 
 
 def epilogue_ops(program: Graph) -> frozenset[int]:
-    """Indices of the ops that run after the loop: no contraction, every operand a
-    contraction result (or a sum's), the result of another such op, or an argument that no op in the
-    loop reads, every reader of their results another such op (or an output); of those,
-    the ones connected (through operands) to one that reads a contraction result: the rest
-    gain nothing there."""
+    """Indices of the ops that run after the loop: no contraction or sum, every operand a
+    contraction's or a sum's result, the result of another such op, or an argument that no
+    op in the loop reads, every reader of their results another such op (or an output); of
+    those, the ones connected (through operands) to one that reads a contraction's or a
+    sum's result: the rest gain nothing there."""
     n_args = len(program.args)
     producer = program.producers()
-    # a sum over a dim is a contraction with ones: the loop may walk that dim too (the
-    # row statistics of a norm distributed over a matmul, `algebra.py`)
-    contraction = {
-        r for r, j in producer.items() if program.ops[j].kind in CONTRACTIONS | SUM_REDUCTIONS
-    }
+    # a sum over a dim is a contraction with ones: it stays in the loop, which may walk
+    # that dim (the row statistics of a norm distributed over a matmul, `algebra.py`)
+    summing = CONTRACTIONS | SUM_REDUCTIONS
+    contraction = {r for r, j in producer.items() if program.ops[j].kind in summing}
     readers: dict[int, set[int]] = {j: set() for j in range(len(program.ops))}
     for k, op in enumerate(program.ops):
         for v in op.operands:
             if v >= n_args:
                 readers[producer[v]].add(k)
-    post = {j for j, op in enumerate(program.ops) if op.kind not in CONTRACTIONS}
+    post = {j for j, op in enumerate(program.ops) if op.kind not in summing}
     changed = True
     while changed:
         changed = False

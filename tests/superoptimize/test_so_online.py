@@ -277,14 +277,12 @@ def test_online_split_pair_matches_float64_on_the_gpu_with_large_scores() -> Non
         assert err < 1e-2, err
 
 
-def test_a_program_that_overflows_f16_storage_is_replaced_by_a_slower_finite_form() -> None:
-    # At one tile of 16 queries over 4096 keys per head the model rates the one-kernel
-    # online form slower than the program's five launches; the program's exp overflows f16
-    # on the check's N(0, 1) slice, so the finite form is the better program all the same.
+def test_a_program_that_overflows_f16_storage_is_replaced_by_a_finite_form() -> None:
+    # The program's exp overflows f16 on the check's N(0, 1) slice: a finite form is the
+    # better program whatever the model rates either (`test_so_storage_rank.py`).
     shapes = ((2, 16, 32), (2, 32, 4096), (2, 4096, 32))
     program = build(lambda b: _plain_attention(b, shapes, "f16"))
     target = SM_90
-    assert program_cost(_online(program), target).seconds > program_cost(program, target).seconds
     verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
     assert verifier.storage_check(program) is not None
     options = SearchOptions(time_budget=20.0, workers=1, target=target, keep=1)

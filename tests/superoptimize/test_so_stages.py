@@ -122,11 +122,14 @@ def test_the_search_keeps_one_launch_per_stage_for_a_gated_mlp() -> None:
     # shapes no benchmark uses; the whole program fits no block, its stages each do
     program = _gated_mlp(32, 256, 384, norm=True, residual=True)
     record, ranked = _search(program, 20.0)
-    staged = [c for c in record.candidates.values() if c.source == "stages"]
-    assert [(c.kernels, c.equivalent) for c in staged] == [(2, True)]
+    # by stages, with the norm as written or distributed over the gate and up matmuls
+    staged = [c for c in record.candidates.values() if "stages" in c.source]
+    assert (2, True) in [(c.kernels, c.equivalent) for c in staged]
     (best,) = ranked
     assert _launches(best) == 2 and best.ops[0].body is not None
-    assert {op.kind for op in best.ops[0].body.ops} >= {"rms_norm", "matmul"}
+    # the norm in the first launch, as written or as its row sums beside the product
+    kinds = {op.kind for op in best.ops[0].body.ops}
+    assert "matmul" in kinds and ("rms_norm" in kinds or "reduce_sum" in kinds)
     assert_same_values(program, best)
 
 
