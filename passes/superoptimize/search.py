@@ -378,7 +378,9 @@ class Search:
             return SearchResult([], baseline, {}, True, elapsed, remarks=self.remarks)
         to_beat = self._bar(baseline)
         # within the model's own error of the program is no gain (as for the bound)
-        self.bar = to_beat - max(to_beat * MIN_GAIN, MIN_GAIN_SECONDS)
+        self.bar = (
+            to_beat - max(to_beat * MIN_GAIN, MIN_GAIN_SECONDS) if to_beat < math.inf else to_beat
+        )
         self.unfit_program = to_beat == math.inf
         if self.options.normalize and self.options.seed_with_program:
             self._verify_first(self._distributed())

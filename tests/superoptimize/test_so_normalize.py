@@ -351,8 +351,10 @@ def test_a_program_not_finite_in_storage_sets_no_bar_for_its_normalized_search()
     verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
     assert verifier.storage_check(program) is not None  # x * 1e5 overflows f16
     options = SearchOptions(time_budget=10, workers=1, target=SM_90, keep=1)
-    result = Search(program, options, PrunerFactory(None), verifier).run()
+    search = Search(program, options, PrunerFactory(None), verifier)
+    result = search.run()
     assert result.baseline == math.inf
+    assert search.bar == math.inf  # no margin taken off an infinite bar (it stays one)
     assert any("not finite in f16/bf16 storage" in r for r in result.remarks)
 
 
