@@ -273,6 +273,9 @@ def measure_gpu(blocks: Any, block: Any, found: Any, size: str, seed: int) -> di
     module, tensors, _ = blocks.random_like_inputs(block, dims, dtype, seed)
     module = module.cuda()
     cuda_args = [t.cuda() for t in tensors]
+    # The corpus's modules share one forward: without a reset, Dynamo's recompile limit
+    # would silently leave the later programs' torch.compile figures as eager ones.
+    torch._dynamo.reset()  # pyright: ignore[reportPrivateUsage]
     with torch.no_grad():
         ours = measure_program(loaded).median_us
         eager = measure_torch(module, cuda_args).median_us

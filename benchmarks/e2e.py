@@ -51,6 +51,8 @@ from harness import (  # noqa: E402
 from torch import Tensor, nn  # noqa: E402
 from torch_programs import PROGRAMS, SHAPES, rms_norm  # noqa: E402
 
+from mirage.tools.from_torch import MissingTorchError, check_importer  # noqa: E402
+
 CASES = [
     "gqa:b1",
     "gqa:b8",
@@ -447,6 +449,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if not torch.cuda.is_available():
         print("e2e.py: error: no CUDA device found (this benchmark runs on a GPU)", file=sys.stderr)
+        return 1
+    try:
+        check_importer()
+    except MissingTorchError as e:  # the backend would leave every subgraph to PyTorch
+        print(f"e2e.py: error: {e}", file=sys.stderr)
         return 1
     specs = [c for c in args.cases.split(",") if c]
     for spec in specs:

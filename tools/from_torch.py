@@ -40,6 +40,11 @@ def _torch_mlir() -> tuple[Any, Any]:
     return torch, fx
 
 
+def check_importer() -> None:
+    """Raise MissingTorchError where torch or torch-mlir is not installed."""
+    _torch_mlir()
+
+
 def _as_module(program: Any) -> torch.nn.Module:
     _torch_mlir()  # the clear error where torch or torch-mlir is missing
     import torch  # an optional dependency: imported where it is used

@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-from mirage.torch.backend import MirageBackend, mirage_backend
+from mirage.torch.backend import MirageBackend, importer_missing, mirage_backend
 from mirage.torch.options import BackendOptions, OptionError
 from mirage.torch.splitting import Report
 
@@ -56,4 +56,7 @@ def explain(module: torch.nn.Module, example_inputs: Sequence[Any], **options: A
         compiled(*example_inputs)
     graphs = len(backend.reports)
     head = f"mirage: {graphs} graph{'s' if graphs != 1 else ''} from Dynamo"
+    missing = importer_missing()
+    if missing:
+        head += f"; all of it runs in PyTorch: {missing}"
     return "\n".join([head, *(str(r) for r in backend.reports)])

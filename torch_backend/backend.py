@@ -22,19 +22,32 @@ from mirage.torch.splitting import Report
 
 log = logging.getLogger("mirage.torch")
 
-_warned_no_gpu = False
+_warned: set[str] = set()
+"""The reasons already warned about: each is said once per process."""
+
+
+def _warn_eager(why: str, hint: str = "") -> None:
+    if why not in _warned:
+        _warned.add(why)
+        warnings.warn(f"mirage: {why}; running PyTorch eagerly{hint}", RuntimeWarning, stacklevel=3)
 
 
 def _warn_no_gpu(why: str) -> None:
-    global _warned_no_gpu
-    if not _warned_no_gpu:
-        _warned_no_gpu = True
-        warnings.warn(
-            f"mirage: {why}; running PyTorch eagerly (reference=True runs the optimized "
-            "programs on the reference evaluator instead)",
-            RuntimeWarning,
-            stacklevel=3,
-        )
+    _warn_eager(
+        why,
+        " (reference=True runs the optimized programs on the reference evaluator instead)",
+    )
+
+
+def importer_missing() -> str:
+    """Why PyTorch programs cannot be imported here (empty when they can)."""
+    from mirage.tools.from_torch import MissingTorchError, check_importer
+
+    try:
+        check_importer()
+    except MissingTorchError as e:
+        return str(e)
+    return ""
 
 
 def _signature(args: Sequence[Any]) -> tuple[Any, ...]:
@@ -68,6 +81,11 @@ class CompiledGraph:
         tensors = [a for a in args if isinstance(a, torch.Tensor)]
         if any(a.requires_grad for a in tensors) and torch.is_grad_enabled():
             log.info("mirage: autograd is on for an input; the graph runs in PyTorch")
+            return self.gm.forward
+        missing = importer_missing()
+        if missing:
+            # without the importer nothing is expressible: say so, not "all in PyTorch"
+            _warn_eager(missing)
             return self.gm.forward
         if not options.reference:
             if not torch.cuda.is_available():

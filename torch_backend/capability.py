@@ -24,7 +24,7 @@ from torch import fx
 
 from mirage.dialects import opkinds
 from mirage.dialects.opkinds import KERNEL
-from mirage.tools.from_torch import import_module
+from mirage.tools.from_torch import MissingTorchError, import_module
 
 log = logging.getLogger("mirage.torch")
 
@@ -158,6 +158,8 @@ class Capability:
         gm, examples = single_node_graph(node)
         try:
             module = import_module(gm, examples)
+        except MissingTorchError:
+            raise  # no importer is not a refusal (and must not be cached as one)
         except Exception as e:  # the importer's refusal, whatever layer raised it
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
             log.debug("mirage: %s stays in PyTorch: %s", node.format_node(), first)

@@ -114,7 +114,7 @@ def test_benchmark_programs_match_eager(name: str, shapes: Any, cache: Path) -> 
 def test_no_gpu_runs_eager_with_one_warning(monkeypatch: pytest.MonkeyPatch) -> None:
     if torch.cuda.is_available():
         pytest.skip("has a GPU")
-    monkeypatch.setattr(backend_module, "_warned_no_gpu", False)
+    monkeypatch.setattr(backend_module, "_warned", set())
     torch._dynamo.reset()  # pyright: ignore[reportPrivateUsage]
     m = NormLinear()
     x = rand(4, 64)
@@ -125,6 +125,34 @@ def test_no_gpu_runs_eager_with_one_warning(monkeypatch: pytest.MonkeyPatch) -> 
         _close(fast(rand(8, 64)), m(rand(8, 64)))
     mine = [w for w in caught if "mirage" in str(w.message)]
     assert len(mine) == 1 and "no CUDA device" in str(mine[0].message)
+
+
+def test_no_importer_runs_eager_with_one_warning_and_caches_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from mirage.tools import from_torch
+
+    def missing() -> None:
+        raise from_torch.MissingTorchError(
+            "importing PyTorch programs needs torch and torch-mlir (torch_mlir is missing): "
+            "pip install 'mirage-xdsl[torch]'"
+        )
+
+    monkeypatch.setattr(from_torch, "check_importer", missing)
+    monkeypatch.setattr(backend_module, "_warned", set())
+    m = NormLinear()
+    x = rand(4, 64)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fast, backend = compiled(m, cache_dir=str(tmp_path), reference=True)
+        _close(fast(x), m(x))
+        text = mirage.torch.explain(m, [x], cache_dir=str(tmp_path), reference=True)
+    mine = [str(w.message) for w in caught if "mirage" in str(w.message)]
+    assert len(mine) == 1 and "torch_mlir is missing" in mine[0], mine
+    assert "running PyTorch eagerly" in mine[0]
+    assert backend.reports == []  # nothing was cut, searched or asked of the importer
+    assert "all of it runs in PyTorch: importing PyTorch programs needs" in text
+    assert not (tmp_path / "torch" / "support.json").exists()
 
 
 def test_bad_options_are_one_clear_error() -> None:
