@@ -17,7 +17,7 @@ from conftest import parse_module
 from mirage.dialects.hardware import SM_90
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
-from mirage.passes.superoptimize.normalize import normalize
+from mirage.passes.superoptimize.normalize import Normalized, normalize
 
 CORPUS = Path(__file__).resolve().parents[2] / "benchmarks" / "corpus"
 
@@ -499,9 +499,6 @@ func.func @f(%q: tensor<4x64x16xf32>, %k: tensor<4x64x16xf32>, %v: tensor<4x64x1
 
 
 def test_a_transpose_of_normed_keys_moves_to_the_keys_and_the_attention_fuses() -> None:
-    from mirage.passes.superoptimize.online import online_structure
-    from mirage.passes.superoptimize.seed import parallelized
-
     program = _graph(QK_NORM)
     norm = normalize(program)
     assert norm is not None
@@ -509,22 +506,12 @@ def test_a_transpose_of_normed_keys_moves_to_the_keys_and_the_attention_fuses() 
     assert "transpose" not in kinds
     # the keys' norm, now over their dim 1, written out as its reduction
     assert kinds.count("rms_norm") == 1 and "sqrt" in kinds
-    _same(program, norm.restore(norm.program, SM_90))
-    structure = online_structure(norm.program)
-    assert structure is not None
-    fused = parallelized(norm.program, structure, SM_90)
-    assert fused is not None
-    restored = norm.restore(fused, SM_90)
-    assert [op.kind for op in restored.ops if op.kind not in ("reshape",)] == ["graph"]
-    _same(program, restored)
+    _online_fuses_to_one_graph(program, norm)
 
 
 def test_repeated_kv_heads_become_a_batch_broadcast_of_the_grouped_heads() -> None:
     # 2 KV heads, each shared by 3 query heads: the attention runs on (batch, kv, group)
     # batch dims, the keys and values broadcast along the group dim, read once per group
-    from mirage.passes.superoptimize.online import online_structure
-    from mirage.passes.superoptimize.seed import parallelized
-
     program = _graph(_repeat_kv(b=2, kv=2, g=3, s=32, d=8))
     norm = normalize(program)
     assert norm is not None
@@ -534,14 +521,7 @@ def test_repeated_kv_heads_become_a_batch_broadcast_of_the_grouped_heads() -> No
     q, k, v = norm.program.args
     assert q.shape == (2, 2, 3, 32, 8)
     assert k.shape == (2, 2, 1, 8, 32) and v.shape == (2, 2, 1, 32, 8)
-    _same(program, norm.restore(norm.program, SM_90))
-    structure = online_structure(norm.program)
-    assert structure is not None
-    fused = parallelized(norm.program, structure, SM_90)
-    assert fused is not None
-    restored = norm.restore(fused, SM_90)
-    assert [op.kind for op in restored.ops if op.kind != "reshape"] == ["graph"]
-    _same(program, restored)
+    _online_fuses_to_one_graph(program, norm)
 
 
 def test_batch_dims_grouped_apart_are_split_to_their_common_refinement() -> None:
@@ -551,3 +531,19 @@ def test_batch_dims_grouped_apart_are_split_to_their_common_refinement() -> None
     assert _common_refinement((6, 4), (2, 12)) == (2, 3, 4)
     assert _common_refinement((64,), (2, 32)) == (2, 32)
     assert _common_refinement((2, 3), (5,)) is None
+
+
+def _online_fuses_to_one_graph(program: Graph, norm: Normalized) -> None:
+    """The normalized program and its online form, restored, compute the program; the
+    online form is one graph op beside reshapes."""
+    from mirage.passes.superoptimize.online import online_structure
+    from mirage.passes.superoptimize.seed import parallelized
+
+    _same(program, norm.restore(norm.program, SM_90))
+    structure = online_structure(norm.program)
+    assert structure is not None
+    fused = parallelized(norm.program, structure, SM_90)
+    assert fused is not None
+    restored = norm.restore(fused, SM_90)
+    assert [op.kind for op in restored.ops if op.kind != "reshape"] == ["graph"]
+    _same(program, restored)
