@@ -15,9 +15,16 @@ from typing import Any
 
 import torch
 
-from mirage.torch.backend import MirageBackend, importer_missing, mirage_backend
+from mirage.torch.backend import (
+    MirageBackend,
+    importer_missing,
+    mirage_backend,
+    register_by_name,
+)
 from mirage.torch.options import BackendOptions, OptionError
 from mirage.torch.splitting import Report
+
+register_by_name()
 
 __all__ = [
     "BackendOptions",

@@ -146,3 +146,24 @@ def mirage_backend(
 
 
 _backends: dict[BackendOptions, MirageBackend] = {}
+
+
+BACKEND_NAME = "mirage"
+
+
+def register_by_name(entry_points: Sequence[str] | None = None) -> bool:
+    """Register "mirage" with Dynamo where no installed distribution names it (a source
+    tree on the path rather than `pip install`): `torch.compile(m, backend="mirage")`
+    then works either way. Where the entry point exists, Dynamo loads it itself (and a
+    second registration would be a duplicate). Whether this registered it."""
+    from torch._dynamo.backends import registry
+
+    if entry_points is None:
+        from importlib.metadata import entry_points as installed
+
+        entry_points = list(installed(group="torch_dynamo_backends").names)
+    known: dict[str, Any] = registry._COMPILER_FNS  # pyright: ignore[reportPrivateUsage]
+    if BACKEND_NAME in entry_points or BACKEND_NAME in known:
+        return False
+    registry.register_backend(mirage_backend, name=BACKEND_NAME)
+    return True

@@ -155,6 +155,22 @@ def test_no_importer_runs_eager_with_one_warning_and_caches_nothing(
     assert not (tmp_path / "torch" / "support.json").exists()
 
 
+def test_the_name_is_registered_from_a_source_tree_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from torch._dynamo.backends import registry
+
+    fns = dict(registry._COMPILER_FNS)  # pyright: ignore[reportPrivateUsage]
+    fns.pop("mirage", None)
+    monkeypatch.setattr(registry, "_COMPILER_FNS", fns)
+    monkeypatch.setattr(registry, "_BACKENDS", dict(registry._BACKENDS))  # pyright: ignore[reportPrivateUsage]
+    # installed: Dynamo loads the entry point itself
+    assert not backend_module.register_by_name(["mirage", "other"])
+    assert "mirage" not in fns
+    # a source tree on the path: registered here, once
+    assert backend_module.register_by_name([])
+    assert registry.lookup_backend("mirage") is backend_module.mirage_backend
+    assert not backend_module.register_by_name([])
+
+
 def test_bad_options_are_one_clear_error() -> None:
     with pytest.raises(OptionError, match="unknown option 'budget'"):
         mirage.torch.optimize(NormLinear(), [rand(4, 64)], budget=3)
