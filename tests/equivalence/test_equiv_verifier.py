@@ -236,3 +236,25 @@ def test_an_immediate_constant_is_exact_in_the_field(form: str) -> None:
 def test_x_minus_c_is_x_plus_minus_c() -> None:
     verdict = Verifier(_with_constant("sub", 0.1)).verify(_immediate("add_scalar", -0.1))
     assert verdict.equivalent and verdict.sound, verdict
+
+
+def test_large_draws_are_the_same_on_any_number_of_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mirage.passes.equivalence import verifier
+    from mirage.passes.equivalence.field import P
+
+    monkeypatch.setattr(verifier, "DRAW_CHUNK", 1000)
+    shape = (37, 101)  # four chunks, the last one short
+    draws = []
+    for threads in (1, 3, 8):
+        monkeypatch.setattr(verifier, "MAX_DRAW_THREADS", threads)
+        monkeypatch.setattr(verifier, "_cpus", lambda: 8)
+        draws.append(verifier.uniform_residues(np.random.default_rng(11), shape, P))
+    first = draws[0]
+    assert all(np.array_equal(first, d) for d in draws[1:])
+    assert first.shape == shape and first.dtype == np.float64
+    assert (first >= 0).all() and (first < P).all() and (first == np.floor(first)).all()
+    # each chunk a stream of its own: no chunk repeats another, another seed differs
+    chunks = first.ravel()[:3000].reshape(3, 1000)
+    assert len({c.tobytes() for c in chunks}) == 3
+    assert not np.array_equal(first, verifier.uniform_residues(np.random.default_rng(12), shape, P))
+    assert abs(first.mean() / P - 0.5) < 0.05
