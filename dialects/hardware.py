@@ -3,11 +3,13 @@ capability, never compared as text) and what a block and a multiprocessor offer,
 figures the cost model ranks with.
 
 The IR verifiers check against the largest target (a program must fit some GPU); the
-planner, the search and the PTX targets take the `Target` they build for.
+planner, the search and the PTX targets take the `Target` they build for. The host's one
+fact, the CPUs this process may use, is here too (`usable_cpus`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 
@@ -222,3 +224,11 @@ __all__ = [
     "parse_arch",
     "target_for",
 ]
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the system tells it)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)

@@ -46,7 +46,7 @@ def check_importer() -> None:
 
 
 def _as_module(program: Any) -> torch.nn.Module:
-    _torch_mlir()  # the clear error where torch or torch-mlir is missing
+    check_importer()  # the clear error where torch or torch-mlir is missing
     import torch  # an optional dependency: imported where it is used
 
     if isinstance(program, torch.nn.Module):

@@ -13,7 +13,6 @@ unstable rewrite of the reference.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -22,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from mirage.dialects import shapes
+from mirage.dialects.hardware import usable_cpus
 from mirage.dialects.semantics.domain import FloatDomain
 from mirage.dialects.semantics.evaluate import polling
 from mirage.dialects.ugraph.graph import Graph
@@ -229,6 +229,7 @@ DRAW_CHUNK = 1 << 20
 """Elements per independent random stream of a large draw. The streams are filled on
 threads (numpy's generators and ufuncs release the GIL on large arrays); the chunking, not
 the number of threads, fixes the values, so a test drawn again is the same test."""
+MAX_DRAW_THREADS = 8
 
 
 def uniform_residues(rng: np.random.Generator, shape: tuple[int, ...], m: int) -> np.ndarray:
@@ -249,7 +250,7 @@ def uniform_residues(rng: np.random.Generator, shape: tuple[int, ...], m: int) -
         part *= m
         np.floor(part, out=part)
 
-    threads = min(chunks, _cpus(), MAX_DRAW_THREADS)
+    threads = min(chunks, usable_cpus(), MAX_DRAW_THREADS)
     if threads <= 1:
         for i in range(chunks):
             fill(i)
@@ -258,16 +259,6 @@ def uniform_residues(rng: np.random.Generator, shape: tuple[int, ...], m: int) -
         with ThreadPoolExecutor(threads, thread_name_prefix="mirage-draw") as pool:
             list(pool.map(fill, range(chunks)))
     return out.reshape(shape)
-
-
-MAX_DRAW_THREADS = 8
-
-
-def _cpus() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def _field_identity(value: FFValue) -> Hashable | None:

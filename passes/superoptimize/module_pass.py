@@ -39,7 +39,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from mirage.dialects.hardware import SM_80, SM_90, Target
+from mirage.dialects.hardware import SM_80, SM_90, Target, usable_cpus
 from mirage.dialects.ugraph.footprint import check_footprint
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
@@ -374,13 +374,6 @@ class SuperoptimizePass(ModulePass):
 
 def _seconds(r: Ranked) -> float:
     return r.measured if r.measured is not None else r.seconds
-
-
-def usable_cpus() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def _imported(func: FuncOp) -> bool:

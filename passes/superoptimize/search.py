@@ -101,6 +101,13 @@ in CUDA-graph replay): the search does not look for gains within the cost model'
 error. Within a phase, the bound then tightens to each candidate found (strictly)."""
 
 
+def less_gain(seconds: float) -> float:
+    """What beats `seconds` by more than the model's error (`MIN_GAIN`); inf stays inf."""
+    if seconds == math.inf:
+        return seconds
+    return seconds - max(seconds * MIN_GAIN, MIN_GAIN_SECONDS)
+
+
 @dataclass(frozen=True)
 class SearchOptions:
     time_budget: float = 600.0
@@ -378,9 +385,7 @@ class Search:
             return SearchResult([], baseline, {}, True, elapsed, remarks=self.remarks)
         to_beat = self._bar(baseline)
         # within the model's own error of the program is no gain (as for the bound)
-        self.bar = (
-            to_beat - max(to_beat * MIN_GAIN, MIN_GAIN_SECONDS) if to_beat < math.inf else to_beat
-        )
+        self.bar = less_gain(to_beat)
         self.unfit_program = to_beat == math.inf
         if self.options.normalize and self.options.seed_with_program:
             self._verify_first(self._distributed())
@@ -400,9 +405,8 @@ class Search:
                 break
             best = self._best_verified()
             known = to_beat if best is None else min(to_beat, best)
-            bound = known - max(known * MIN_GAIN, MIN_GAIN_SECONDS) if known < math.inf else known
             limits = replace(self.job.limits, max_kernel_ops=kernels)
-            job = replace(self.job, limits=limits, bound=bound)
+            job = replace(self.job, limits=limits, bound=less_gain(known))
             reserve = min(self.options.time_budget / 2, self.options.keep * self.verify_seconds)
             done, total, finished = self._run_phase(job, deadline - reserve)
             units += total

@@ -247,7 +247,7 @@ def test_large_draws_are_the_same_on_any_number_of_threads(monkeypatch: pytest.M
     draws = []
     for threads in (1, 3, 8):
         monkeypatch.setattr(verifier, "MAX_DRAW_THREADS", threads)
-        monkeypatch.setattr(verifier, "_cpus", lambda: 8)
+        monkeypatch.setattr(verifier, "usable_cpus", lambda: 8)
         draws.append(verifier.uniform_residues(np.random.default_rng(11), shape, P))
     first = draws[0]
     assert all(np.array_equal(first, d) for d in draws[1:])
