@@ -366,7 +366,10 @@ def run_decode(
         elif what == "compile":
             f = torch.compile(step)
         else:
-            backend = backend_for(max(5.0, min(args.time_budget, progress.left / 3)))
+            budget = args.decode_time_budget
+            if budget is None:
+                budget = max(5.0, min(args.time_budget, progress.left / 3))
+            backend = backend_for(budget)
             f = torch.compile(step, backend=backend, dynamic=False)
         with torch.no_grad():
             f(x, k, v)
@@ -438,6 +441,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--time-budget", type=float, default=60.0, help="search seconds per subgraph")
     ap.add_argument("--budget", type=float, default=480.0, help="seconds for the whole run")
     ap.add_argument("--samples", type=int, default=50)
+    ap.add_argument(
+        "--decode-time-budget",
+        type=float,
+        default=None,
+        help="search seconds per subgraph of the decode step (default: --time-budget, less "
+        "where the run's budget is short; give it to find results searched before in the cache)",
+    )
     ap.add_argument("--kv-len", type=int, default=4096)
     ap.add_argument("--no-decode", action="store_true")
     ap.add_argument("--cache-dir", default=None, help="the backend's cache (default: its own)")

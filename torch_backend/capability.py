@@ -32,7 +32,7 @@ DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
 """The element types the kernels compute in."""
 DATA_MOVEMENT = frozenset(f"{KERNEL}.{k}" for k in opkinds.DATA_MOVEMENT)
 """Kernel ops that compute nothing: a subgraph of only these stays in PyTorch (a view there)."""
-SUPPORT_VERSION = f"support-3 torch {torch.__version__}"
+SUPPORT_VERSION = f"support-4 torch {torch.__version__}"
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,9 @@ class Answer:
     """Why not (empty when ok)."""
     compute_ops: int = 0
     """Kernel ops other than data movement that the node imports as."""
+    kinds: frozenset[str] = frozenset()
+    """The kinds of those kernel ops (`matmul`, `exp`, `reduce_sum`, ...): where the node
+    starts a contraction stage (`staging.py`)."""
 
 
 def tensor_meta(node: fx.Node) -> tuple[tuple[int, ...], torch.dtype] | None:
@@ -108,18 +111,17 @@ def single_node_graph(node: fx.Node) -> tuple[fx.GraphModule, list[torch.Tensor]
     return fx.GraphModule(torch.nn.Module(), graph), examples
 
 
-def compute_ops(module: Any) -> int:
+def compute_ops(module: Any) -> list[str]:
+    """The kinds of the kernel ops other than data movement in `module`, one per op."""
     from xdsl.dialects.func import FuncOp
 
-    count = 0
-    for func in module.ops:
-        if isinstance(func, FuncOp):
-            count += sum(
-                1
-                for op in func.body.block.ops
-                if op.dialect_name() == "kernel" and op.name not in DATA_MOVEMENT
-            )
-    return count
+    return [
+        op.name.removeprefix(f"{KERNEL}.")
+        for func in module.ops
+        if isinstance(func, FuncOp)
+        for op in func.body.block.ops
+        if op.dialect_name() == "kernel" and op.name not in DATA_MOVEMENT
+    ]
 
 
 class Capability:
@@ -139,8 +141,14 @@ class Capability:
                 data = {}
             if data.get("version") == SUPPORT_VERSION:
                 stored: dict[str, list[Any]] = data.get("answers", {})
-                for key, (ok, reason, n) in stored.items():
-                    self.answers[key] = Answer(bool(ok), str(reason), int(n))
+                try:
+                    for key, (ok, reason, n, kinds) in stored.items():
+                        self.answers[key] = Answer(
+                            bool(ok), str(reason), int(n), frozenset(map(str, kinds))
+                        )
+                except (TypeError, ValueError, AttributeError):  # a damaged file: ask again
+                    log.warning("mirage: %s is damaged; the importer is asked again", self.path)
+                    self.answers.clear()
 
     def answer(self, node: fx.Node) -> Answer:
         pre = _precheck(node)
@@ -164,7 +172,8 @@ class Capability:
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
             log.debug("mirage: %s stays in PyTorch: %s", node.format_node(), first)
             return Answer(False, f"the importer refuses it: {first}")
-        return Answer(True, "", compute_ops(module))
+        ops = compute_ops(module)
+        return Answer(True, "", len(ops), frozenset(ops))
 
     def save(self) -> None:
         if self.path is None or not self._dirty:
@@ -172,7 +181,9 @@ class Capability:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         data = {
             "version": SUPPORT_VERSION,
-            "answers": {k: [a.ok, a.reason, a.compute_ops] for k, a in self.answers.items()},
+            "answers": {
+                k: [a.ok, a.reason, a.compute_ops, sorted(a.kinds)] for k, a in self.answers.items()
+            },
         }
         fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
         with os.fdopen(fd, "w") as f:

@@ -52,6 +52,10 @@ class BackendOptions:
     seed: int = 0
     min_compute_ops: int = 1
     """Subgraphs with fewer compute ops than this stay in PyTorch."""
+    max_stages: int = 2
+    """A subgraph of more contraction stages than this (a whole transformer block) is cut
+    into one subgraph per stage, each searched and verified alone (`staging.py`): the
+    verification of a whole block at realistic shapes does not fit a search budget."""
     unimproved: str = "pytorch"
     """Who runs a subgraph whose search found nothing faster than the program as imported:
     'pytorch' (as the rest of the graph runs; our kernels would be the imported program's,
@@ -72,6 +76,7 @@ class BackendOptions:
             ("max_kernel_ops", self.max_kernel_ops, 1),
             ("max_block_ops", self.max_block_ops, 3),
             ("min_compute_ops", self.min_compute_ops, 1),
+            ("max_stages", self.max_stages, 1),
         ):
             if value < least:
                 raise OptionError(f"option {name}: must be at least {least}, got {value}")

@@ -35,6 +35,7 @@ from mirage.tools.from_torch import import_module
 from mirage.torch.capability import DTYPES, Answer, Capability, tensor_meta
 from mirage.torch.options import BackendOptions
 from mirage.torch.searching import Searcher
+from mirage.torch.staging import cut_by_stage
 
 log = logging.getLogger("mirage.torch")
 PREFIX = "mirage_"
@@ -63,9 +64,12 @@ class Report:
     subgraphs: list[SubgraphReport] = field(default_factory=lambda: [])
     seconds: float = 0.0
     note: str = ""
+    cuts: list[str] = field(default_factory=lambda: [])
+    """Partitions cut at their contraction stages (`staging.py`), one line each."""
 
     def __str__(self) -> str:
         lines = [f"graph at {', '.join(self.shapes) or 'no tensor inputs'}: {self.note}".rstrip()]
+        lines.extend(f"  cut: {c}" for c in self.cuts)
         for s in self.subgraphs:
             lines.append(f"  {s.name}: {len(s.nodes)} nodes -> {s.where}; {s.how}: {s.detail}")
         for node, where, why in self.nodes:
@@ -138,11 +142,25 @@ def specialize(
             for n in nodes:
                 answers[n] = Answer(False, "its subgraph would not be acyclic without a slice")
             continue
-        if sum(answers[n].compute_ops for n in nodes) < options.min_compute_ops:
-            for n in nodes:
-                answers[n] = Answer(False, "computes nothing alone (only moves data)")
-            continue
-        kept.append(dict.fromkeys(nodes))
+        pieces = cut_by_stage(nodes, answers, options.max_stages)
+        if len(pieces) > 1:
+            report.cuts.append(
+                f"{len(nodes)} nodes from {nodes[0].name} to {nodes[-1].name}: "
+                f"{len(pieces)} contraction stages, one subgraph each "
+                f"(max_stages={options.max_stages})"
+            )
+        for piece in pieces:
+            # Stages never decrease along an edge, so a piece of an acyclic partition is
+            # acyclic too; checked all the same, as the partition was.
+            if not validate_partition(piece):
+                for n in piece:
+                    answers[n] = Answer(False, "its stage's subgraph would not be acyclic")
+                continue
+            if sum(answers[n].compute_ops for n in piece) < options.min_compute_ops:
+                for n in piece:
+                    answers[n] = Answer(False, "computes nothing alone (only moves data)")
+                continue
+            kept.append(dict.fromkeys(piece))
     labels = {n: f"{n.name} = {_target(n)}" for n in answers}
     member: dict[fx.Node, int] = {n: i for i, p in enumerate(kept) for n in p}
     for node, answer in answers.items():
