@@ -30,9 +30,7 @@ log = logging.getLogger("mirage.torch")
 
 DTYPES = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32"}
 """The element types the kernels compute in."""
-DATA_MOVEMENT = frozenset(f"{KERNEL}.{k}" for k in opkinds.DATA_MOVEMENT)
-"""Kernel ops that compute nothing: a subgraph of only these stays in PyTorch (a view there)."""
-SUPPORT_VERSION = f"support-4 torch {torch.__version__}"
+SUPPORT_VERSION = f"support-5 torch {torch.__version__}"
 
 
 @dataclass(frozen=True)
@@ -43,8 +41,8 @@ class Answer:
     compute_ops: int = 0
     """Kernel ops other than data movement that the node imports as."""
     kinds: frozenset[str] = frozenset()
-    """The kinds of those kernel ops (`matmul`, `exp`, `reduce_sum`, ...): where the node
-    starts a contraction stage (`staging.py`)."""
+    """The kinds of the kernel ops it imports as, data movement too (`matmul`, `exp`,
+    `slice`, ...): where the node starts a contraction stage (`staging.py`)."""
 
 
 def tensor_meta(node: fx.Node) -> tuple[tuple[int, ...], torch.dtype] | None:
@@ -111,8 +109,8 @@ def single_node_graph(node: fx.Node) -> tuple[fx.GraphModule, list[torch.Tensor]
     return fx.GraphModule(torch.nn.Module(), graph), examples
 
 
-def compute_ops(module: Any) -> list[str]:
-    """The kinds of the kernel ops other than data movement in `module`, one per op."""
+def kernel_ops(module: Any) -> list[str]:
+    """The kinds of the kernel ops in `module`, one per op."""
     from xdsl.dialects.func import FuncOp
 
     return [
@@ -120,7 +118,7 @@ def compute_ops(module: Any) -> list[str]:
         for func in module.ops
         if isinstance(func, FuncOp)
         for op in func.body.block.ops
-        if op.dialect_name() == "kernel" and op.name not in DATA_MOVEMENT
+        if op.dialect_name() == KERNEL
     ]
 
 
@@ -172,8 +170,9 @@ class Capability:
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
             log.debug("mirage: %s stays in PyTorch: %s", node.format_node(), first)
             return Answer(False, f"the importer refuses it: {first}")
-        ops = compute_ops(module)
-        return Answer(True, "", len(ops), frozenset(ops))
+        ops = kernel_ops(module)
+        computing = [k for k in ops if k not in opkinds.DATA_MOVEMENT]
+        return Answer(True, "", len(computing), frozenset(ops))
 
     def save(self) -> None:
         if self.path is None or not self._dirty:

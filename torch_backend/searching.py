@@ -75,10 +75,13 @@ class Searcher:
             hit = self.results.get(key)
             if hit is not None:
                 improved = bool(hit.graphs) and hit.seconds[0] < hit.baseline
-                graph = hit.graphs[0] if improved else program
-                self._remember(fam, key, graph if improved else None)
-                detail = "search result from the cache" + ("" if improved else " (the program)")
-                return Chosen(graph, program, "cache", detail, _since(began))
+                self._remember(fam, key, hit.graphs[0] if improved else None)
+                if not improved:
+                    # as a search that finds nothing: PyTorch runs it unless asked otherwise
+                    detail = "search result from the cache: no μGraph faster than the program"
+                    return Chosen(program, program, "as imported", detail, _since(began))
+                detail = "search result from the cache"
+                return Chosen(hit.graphs[0], program, "cache", detail, _since(began))
         if not self.options.full_search:
             chosen = self._retiled(name, program, key, fam, began)
             if chosen is not None:

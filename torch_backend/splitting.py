@@ -142,7 +142,9 @@ def specialize(
             for n in nodes:
                 answers[n] = Answer(False, "its subgraph would not be acyclic without a slice")
             continue
-        pieces = cut_by_stage(nodes, answers, options.max_stages)
+        pieces, views = cut_by_stage(nodes, answers, options.max_stages)
+        for n in views:
+            answers[n] = Answer(False, "a view of a stage's result that only PyTorch reads")
         if len(pieces) > 1:
             report.cuts.append(
                 f"{len(nodes)} nodes from {nodes[0].name} to {nodes[-1].name}: "

@@ -27,10 +27,11 @@ from dataclasses import dataclass
 
 from torch import fx
 
-from mirage.dialects.opkinds import CONTRACTIONS, REDUCTIONS, SUM_REDUCTIONS
+from mirage.dialects.opkinds import CONTRACTIONS, LAYOUT_OPS, REDUCTIONS, SUM_REDUCTIONS
 from mirage.torch.capability import Answer
 
 _EXP = "exp"
+_VIEWS = frozenset({"slice", "reshape"})
 
 
 @dataclass(frozen=True)
@@ -72,10 +73,14 @@ def node_stages(nodes: Sequence[fx.Node], answers: Mapping[fx.Node, Answer]) -> 
             stage[node] = path.depth
         elif path.depth == 0:
             stage[node] = later or 1
-        elif later > path.depth and (path.rows or all(u in prologue for u in readers)):
+        elif later > path.depth and (
+            path.rows or _layout(answers[node]) or all(u in prologue for u in readers)
+        ):
             # row work on a contraction's result that only later stages read (a norm
             # after the residual): the next stage's prologue, where each block recomputes
-            # it from the rows it reads, not an epilogue that needs a whole row per block
+            # it from the rows it reads, not an epilogue that needs a whole row per block;
+            # a view of it (the queries' slice of a QKV projection): a view of the next
+            # stage's input
             stage[node] = later
             prologue.add(node)
         else:
@@ -83,15 +88,37 @@ def node_stages(nodes: Sequence[fx.Node], answers: Mapping[fx.Node, Answer]) -> 
     return [stage[n] for n in nodes]
 
 
+def _layout(answer: Answer) -> bool:
+    return answer.compute_ops == 0 and bool(answer.kinds) and answer.kinds <= LAYOUT_OPS
+
+
+def _view(answer: Answer) -> bool:
+    return answer.compute_ops == 0 and bool(answer.kinds) and answer.kinds <= _VIEWS
+
+
 def cut_by_stage(
     nodes: Sequence[fx.Node], answers: Mapping[fx.Node, Answer], max_stages: int
-) -> list[list[fx.Node]]:
+) -> tuple[list[list[fx.Node]], list[fx.Node]]:
     """The partition as it is where it has at most `max_stages` stages, else one piece per
-    stage (in stage order, each in graph order)."""
+    stage (in stage order, each in graph order); and the nodes left to PyTorch: a cut
+    partition's slices and reshapes of stage results that only PyTorch reads (the K and
+    V of a QKV projection, returned for the cache), views there, where in a stage they
+    would be outputs of their own beside the value they view."""
     stages = node_stages(nodes, answers)
     if max(stages, default=1) <= max_stages:
-        return [list(nodes)]
+        return [list(nodes)], []
+    kept = set(nodes)
+    left: list[fx.Node] = []
+    for node in reversed(nodes):
+        if (
+            _view(answers[node])
+            and not any(u in kept for u in node.users)
+            and any(n in kept for n in node.all_input_nodes)
+        ):
+            kept.discard(node)
+            left.append(node)
     pieces: dict[int, list[fx.Node]] = {}
     for node, s in zip(nodes, stages, strict=True):
-        pieces.setdefault(s, []).append(node)
-    return [pieces[s] for s in sorted(pieces)]
+        if node in kept:
+            pieces.setdefault(s, []).append(node)
+    return [pieces[s] for s in sorted(pieces)], left[::-1]

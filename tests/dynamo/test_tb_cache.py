@@ -140,3 +140,19 @@ def test_a_structure_that_does_not_fit_is_refused() -> None:
     prime = _program("rmsnorm_linear", ((2, 4093), (4093, 6144)))
     assert retile(walks, prime, SM_90) is None
     assert retile(walks, _program("rmsnorm_linear", ((2, 4096), (4096, 512))), SM_90)
+
+
+class _Relu(torch.nn.Module):
+    def forward(self, x: Any) -> Any:
+        return torch.relu(x)
+
+
+def test_a_cached_unimproved_result_stays_in_pytorch(tmp_path: Path) -> None:
+    # a second backend on the same cache finds the search's verdict (nothing beats the
+    # program) and leaves the subgraph to PyTorch, as the search did, not to our kernels
+    x = rand(4, 64)
+    for detail in ("no μGraph faster", "from the cache: no μGraph faster"):
+        fast, backend = compiled(_Relu(), cache_dir=str(tmp_path), time_budget=3)
+        assert torch.equal(fast(x), torch.relu(x))
+        (sub,) = backend.reports[0].subgraphs
+        assert sub.how == "pytorch" and detail in sub.detail
