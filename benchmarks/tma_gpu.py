@@ -37,6 +37,7 @@ from mirage.lowering.runtime import TimingMethod, load
 
 ROOT = Path(__file__).parent.parent
 UGRAPHS = ROOT / "benchmarks" / "ugraphs"
+FOUND = ROOT / "benchmarks" / "found"
 TMA_DATA = ROOT / "tests" / "lowering" / "data" / "tma.mlir"
 
 
@@ -53,6 +54,9 @@ CASES = (
     Case("rmsnorm_linear b1", UGRAPHS / "rmsnorm_linear_b1.mlir", "ugraph"),
     Case("rmsnorm_linear b8", UGRAPHS / "rmsnorm_linear_b8.mlir", "ugraph"),
     Case("gated_mlp", UGRAPHS / "gated_mlp.mlir", "ugraph"),
+    Case("rmsnorm_linear b1, found (512x48 W tiles)", FOUND / "rmsnorm_linear_b1.mlir", "ugraph"),
+    Case("rmsnorm_linear b8, found (512x48 W tiles)", FOUND / "rmsnorm_linear_b8.mlir", "ugraph"),
+    Case("gated_mlp, found (two 512x32 W tiles)", FOUND / "gated_mlp.mlir", "ugraph"),
 )
 
 

@@ -6,7 +6,11 @@
   counted on an mbarrier per stage. Correct but 2-5x slower than cp.async for rows of
   64-128 bytes (benchmarks/RESULTS.md, run 8).
 - `tma` (sm_90): one cp.async.bulk.tensor.2d per tensor-map box, a 128-byte-wide column
-  panel of a tile, into swizzled shared memory (`Tile.swizzle`); one producer warp beside
+  panel of a tile (of at most 256 rows: a deeper tile takes several boxes a panel), into
+  swizzled shared memory (`Tile.swizzle`). A tile narrower than its panels (48 f16 columns,
+  the width that spreads a weight over 128 blocks) is copied whole-panel: the box reads
+  the next tile's first columns too, which the kernel never reads (from L2: the block
+  beside streams them; zeros past the tensor's edge). One producer warp beside
   the block's warps issues every copy, and per stage a `full` mbarrier (the copies landed)
   and an `empty` one (every consumer thread is done with the stage) order the ring. The
   kernel takes one tensor map per streamed tile as a `__grid_constant__` parameter; the
@@ -33,6 +37,10 @@ TMA_MAX_STAGES = 16
 MAX_BOX = 256
 """Largest extent of a tensor-map box along any dim."""
 PRODUCER_THREADS = 32
+SWIZZLE_ATOM_ROWS = SWIZZLE_ATOM // SWIZZLE_BYTES
+MAX_OVERFETCH = 2.0
+"""Most bytes a tile's whole-panel boxes may copy per byte the kernel reads (a narrow tile
+reads its neighbour's first columns)."""
 TMA_DTYPES = {"f16": "f16", "bf16": "bf16", "f32": "f32"}
 
 
@@ -55,13 +63,27 @@ class TensorMapPlan:
     row_stride: int
     """Bytes from one row of the tensor to the next."""
     box: tuple[int, int]
-    """Elements of one copy, innermost first: a 128-byte panel row, by the tile's rows."""
+    """Elements of one copy, innermost first: a 128-byte panel row, by `box_rows` of the
+    tile's rows."""
     dtype: str
     swizzle: int = SWIZZLE_BYTES
 
     @property
     def box_bytes(self) -> int:
         return SWIZZLE_BYTES * self.box[1]
+
+
+def box_rows(rows: int) -> int | None:
+    """Rows of each box of a tile of `rows` rows: all of them up to `MAX_BOX`, else equal
+    parts of whole swizzle atoms (8 rows); None where no such cut exists."""
+    if rows <= MAX_BOX:
+        return rows
+    parts = math.ceil(rows / MAX_BOX)
+    while parts <= rows // SWIZZLE_ATOM_ROWS:
+        if rows % parts == 0 and (rows // parts) % SWIZZLE_ATOM_ROWS == 0:
+            return rows // parts
+        parts += 1
+    return None
 
 
 def _tma_fits(tile: Tile, full: tuple[int, ...], threads: int) -> bool:
@@ -71,9 +93,12 @@ def _tma_fits(tile: Tile, full: tuple[int, ...], threads: int) -> bool:
         return False
     rows, cols = tile.shape
     esize = tile.esize
+    row_bytes = cols * esize
+    panels = math.ceil(row_bytes / SWIZZLE_BYTES)
     return (
-        (cols * esize) % SWIZZLE_BYTES == 0
-        and rows <= MAX_BOX
+        row_bytes % 16 == 0
+        and panels * SWIZZLE_BYTES <= MAX_OVERFETCH * row_bytes
+        and box_rows(rows) is not None
         and (full[-1] * esize) % 16 == 0
         and full[0] % rows == 0
         and full[1] % cols == 0
@@ -161,7 +186,7 @@ def tensor_maps(
                 param=src,
                 dims=(full[1], full[0]),
                 row_stride=full[1] * t.esize,
-                box=(t.panel_elems, t.shape[0]),
+                box=(t.panel_elems, box_rows(t.shape[0]) or t.shape[0]),
                 dtype=t.dtype,
             )
         )
@@ -190,6 +215,7 @@ __all__ = [
     "TMA",
     "TensorMapPlan",
     "alignment_slack",
+    "box_rows",
     "check_loads",
     "choose_loads",
     "depth_candidates",

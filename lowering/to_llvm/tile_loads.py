@@ -19,7 +19,7 @@ from mirage.dialects import nvvm
 from mirage.dialects.shapes import dim_factors
 from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize.layout import SWIZZLE_ATOM, SWIZZLE_BYTES, Tile
-from mirage.lowering.optimize.load_plan import BULK_ROWS, TMA, stage_bytes
+from mirage.lowering.optimize.load_plan import BULK_ROWS, TMA, box_rows, stage_bytes
 from mirage.lowering.optimize.plan import Plan, Task
 from mirage.lowering.to_llvm.llvm_builder import Builder, Int
 from mirage.lowering.to_llvm.memory_access import contiguous_run, storage_type, vector_width
@@ -425,10 +425,14 @@ def _produce(k: KernelEmitter) -> None:
             t = k.tile(v)
             (row0, col0), _, _ = tile_origin(k, v, i)
             stage = b.add(k.smem32, b.add(t.offset, b.mul(slot, t.copy_bytes)))
+            rows = t.shape[0]
+            deep = box_rows(rows) or rows
             for panel in range(t.panels):
-                dst = b.v(b.add(stage, panel * t.panel_bytes))
                 x = b.v(b.add(col0, panel * t.panel_elems))
-                b.emit(nvvm.CpAsyncBulkTensor2dOp(dst, tmap, x, b.v(row0), full))
+                for r in range(0, rows, deep):
+                    dst = b.v(b.add(stage, panel * t.panel_bytes + r * SWIZZLE_BYTES))
+                    y = b.v(b.add(row0, r))
+                    b.emit(nvvm.CpAsyncBulkTensor2dOp(dst, tmap, x, y, full))
 
 
 def _consume(k: KernelEmitter) -> None:

@@ -64,8 +64,9 @@ def test_reductions_across_warps_assemble(func: str, arch: str) -> None:
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
 @pytest.mark.parametrize("name", ["rmsnorm_linear", "attention"])
 def test_fixtures_assemble_with_the_instructions_they_need(name: str, arch: str) -> None:
+    # cp.async on sm_90a too (its default loads by tensor maps: tests/lowering/test_tma.py)
     for func in ("program", "ugraph"):
-        program = _compile(FIXTURES / f"{name}.mlir", func, arch)
+        program = _compile(FIXTURES / f"{name}.mlir", func, arch, loads="cp-async")
         report = _assembles(program)
         assert " 0 bytes spill stores" in report or name == "attention"
         ptx = program.ptx

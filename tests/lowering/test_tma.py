@@ -16,7 +16,7 @@ from xdsl.ir import Block
 from mirage.dialects.hardware import SM_80, SM_90A
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.lowering.optimize.layout import Tile
-from mirage.lowering.optimize.load_plan import PRODUCER_THREADS, stage_bytes
+from mirage.lowering.optimize.load_plan import PRODUCER_THREADS, box_rows, stage_bytes
 from mirage.lowering.optimize.plan import Plan, plan_graph_op
 from mirage.lowering.ptx.compile import compile_function
 from mirage.lowering.runtime import driver, loader, tensor_maps
@@ -125,10 +125,36 @@ def test_tma_stages_bounded_by_shared_memory() -> None:
 def test_tma_falls_back_to_cp_async() -> None:
     # sm_80 has no tensor maps
     assert _plan(TMA, "stream", "tma", SM_80).loads == "cp-async"
-    # 64x48 f16 tiles: rows of 96 bytes are no whole 128-byte panel
-    p = _plan(FIXTURES / "rmsnorm_linear.mlir", "ugraph", "tma")
+    # 128x16 f16 W tiles: a whole-panel box would copy four times the 32 bytes a row read
+    p = _plan(TMA, "slim", "tma")
     assert p.loads == "cp-async"
     assert all(t.swizzle == 0 for t in p.tiles.values())
+
+
+def test_narrow_and_deep_tiles_load_by_whole_panel_boxes() -> None:
+    # 64x48 f16 tiles (96-byte rows) of the rmsnorm_linear fixture: one panel each
+    p = _plan(FIXTURES / "rmsnorm_linear.mlir", "ugraph", "tma")
+    assert p.loads == "tma"
+    # 512x48: one 128-byte panel of 512 rows, copied as two boxes of 256 rows
+    p = _plan(TMA, "narrow_deep", "tma")
+    assert p.loads == "tma"
+    x, w = (p.tiles[v] for v in p.streamed)
+    assert (w.shape, w.panels, w.copy_bytes) == ((512, 48), 1, 512 * 128)
+    assert (x.shape, x.panels) == ((2, 512), 8)
+    # the full barrier expects every box whole, the columns past the tile's too
+    assert stage_bytes(p.streamed, p.tiles) == 512 * 128 + 8 * 2 * 128
+    program = _tma_program("narrow_deep")
+    (launch,) = program.launches
+    assert [m.box for m in launch.tensor_maps] == [(64, 2), (64, 256)]
+
+
+@pytest.mark.parametrize(
+    ("rows", "box"),
+    [(64, 64), (256, 256), (512, 256), (768, 256), (320, 160), (264, 88), (260, None)],
+)
+def test_box_rows(rows: int, box: int | None) -> None:
+    # equal boxes of whole 8-row swizzle atoms, at most 256 rows each
+    assert box_rows(rows) == box
 
 
 def test_unknown_loads_is_an_error() -> None:

@@ -15,6 +15,7 @@ from tests.conftest import get_func, parse_module
 
 ROOT = Path(__file__).parent.parent.parent
 UGRAPHS = ROOT / "benchmarks" / "ugraphs"
+FOUND = ROOT / "benchmarks" / "found"
 TMA = Path(__file__).parent / "data" / "tma.mlir"
 
 CASES = [
@@ -25,6 +26,9 @@ CASES = [
     (TMA, "stream_wide"),
     (TMA, "running_max"),
     (TMA, "row_max"),
+    (TMA, "narrow_deep"),
+    (FOUND / "rmsnorm_linear_b1.mlir", "ugraph"),
+    (FOUND / "gated_mlp.mlir", "ugraph"),
 ]
 
 

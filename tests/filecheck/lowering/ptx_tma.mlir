@@ -42,6 +42,17 @@
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64
 // CHECK: bar.sync 1, 128;
 // CHECK: mbarrier.arrive.shared::cta.b64 _,
+// CHECK-LABEL: .entry narrow_deep_k0(
+// a 512x48 tile (96-byte rows): whole 128-byte panel boxes of 256 rows, two a stage;
+// x's 2x512 tile in 8 boxes: 8x2x128 + 512x128 bytes expected a stage
+// CHECK: mov.b32 [[NB:%r[0-9]+]], 67584;
+// CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{%r[0-9]+}}], [[NB]];
+// CHECK-COUNT-10: cp.async.bulk.tensor.2d.shared::cluster.global
+// CHECK-LABEL: .entry slim_k0(
+// 128x16 tiles (32-byte rows): no tensor maps, cp.async
+// CHECK-NOT: cp.async.bulk
+// CHECK: cp.async.cg.shared.global
+// CHECK-NOT: cp.async.bulk
 
 // as many stages as shared memory allows, swizzled tiles at 1024-byte offsets
 // PLAN: mirage.plan = #mirage.plan<sm_90a, stages 16, smem 165120, loads 2,

@@ -78,3 +78,39 @@ func.func @row_max(%x: tensor<96x8192xf16>) -> tensor<96x1xf32> {
   %0 = kernel.reduce_max %x dim 1 : tensor<96x8192xf16> -> tensor<96x1xf32>
   func.return %0 : tensor<96x1xf32>
 }
+
+// A tile narrower than a panel and deeper than a box: W (2048, 768) in tiles of 512x48 (96
+// bytes a row, 16 blocks): whole-panel boxes (64 columns) of 256 rows, two per tile.
+func.func @narrow_deep(%0: tensor<2x2048xf16>, %1: tensor<2048x768xf16>) -> tensor<2x768xf16> {
+  %2 = kernel.graph(%0, %1) grid [16, 1, 1] block [128, 1, 1] forloop 4 : (tensor<2x2048xf16>, tensor<2048x768xf16>) -> tensor<2x768xf16> {
+  ^bb0(%3: tensor<2x2048xf16>, %4: tensor<2048x768xf16>):
+    %5 = block.for_loop : tensor<2x48xf32> {
+      %6 = block.input %3 imap [-1, -1, -1] forloop_dim 1 : tensor<2x2048xf16> -> tensor<2x512xf16>
+      %7 = block.input %4 imap [1, -1, -1] forloop_dim 0 : tensor<2048x768xf16> -> tensor<512x48xf16>
+      %8 = block.matmul %6, %7 : tensor<2x512xf16>, tensor<512x48xf16> -> tensor<2x48xf32>
+      %9 = block.accum_sum %8 : tensor<2x48xf32> -> tensor<2x48xf32>
+      block.yield %9 : tensor<2x48xf32>
+    }
+    %10 = block.output %5 omap [1, -1, -1] : tensor<2x48xf32> -> tensor<2x768xf16>
+    block.return %10 : tensor<2x768xf16>
+  }
+  func.return %2 : tensor<2x768xf16>
+}
+
+// W tiles of 16 columns (32 bytes a row): a whole-panel box would copy four times what the
+// kernel reads, so the tiles load by cp.async.
+func.func @slim(%0: tensor<4x1024xf16>, %1: tensor<1024x256xf16>) -> tensor<4x256xf16> {
+  %2 = kernel.graph(%0, %1) grid [16, 1, 1] block [128, 1, 1] forloop 8 : (tensor<4x1024xf16>, tensor<1024x256xf16>) -> tensor<4x256xf16> {
+  ^bb0(%3: tensor<4x1024xf16>, %4: tensor<1024x256xf16>):
+    %5 = block.for_loop : tensor<4x16xf32> {
+      %6 = block.input %3 imap [-1, -1, -1] forloop_dim 1 : tensor<4x1024xf16> -> tensor<4x128xf16>
+      %7 = block.input %4 imap [1, -1, -1] forloop_dim 0 : tensor<1024x256xf16> -> tensor<128x16xf16>
+      %8 = block.matmul %6, %7 : tensor<4x128xf16>, tensor<128x16xf16> -> tensor<4x16xf32>
+      %9 = block.accum_sum %8 : tensor<4x16xf32> -> tensor<4x16xf32>
+      block.yield %9 : tensor<4x16xf32>
+    }
+    %10 = block.output %5 omap [1, -1, -1] : tensor<4x16xf32> -> tensor<4x256xf16>
+    block.return %10 : tensor<4x256xf16>
+  }
+  func.return %2 : tensor<4x256xf16>
+}
