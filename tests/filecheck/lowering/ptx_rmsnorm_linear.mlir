@@ -1,4 +1,4 @@
-// RUN: mirage-opt %S/../../fixtures/rmsnorm_linear.mlir -p lower-to-llvm -t ptx | FileCheck %s
+// RUN: mirage-opt %S/../../fixtures/rmsnorm_linear.mlir -p "lower-to-llvm{loads=cp-async}" -t ptx | FileCheck %s
 // RUN: mirage-opt %S/../../fixtures/rmsnorm_linear.mlir -t "ptx{arch=sm_80}" | FileCheck %s --check-prefix=SM80
 
 // CHECK: .target sm_90a
