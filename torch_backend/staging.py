@@ -27,11 +27,18 @@ from dataclasses import dataclass
 
 from torch import fx
 
-from mirage.dialects.opkinds import CONTRACTIONS, LAYOUT_OPS, REDUCTIONS, SUM_REDUCTIONS
+from mirage.dialects.opkinds import (
+    CONTRACTIONS,
+    EXPONENTIALS,
+    LAYOUT_OPS,
+    REDUCTIONS,
+    RESHAPES,
+    SLICES,
+    SUM_REDUCTIONS,
+)
 from mirage.torch.capability import Answer
 
-_EXP = "exp"
-_VIEWS = frozenset({"slice", "reshape"})
+_VIEWS = SLICES | RESHAPES
 
 
 @dataclass(frozen=True)
@@ -59,7 +66,7 @@ def node_stages(nodes: Sequence[fx.Node], answers: Mapping[fx.Node, Answer]) -> 
             continue
         paths[node] = _Path(
             depth,
-            any(p.exp for p in read) or _EXP in kinds,
+            any(p.exp for p in read) or bool(kinds & EXPONENTIALS),
             any(p.sum for p in read) or bool(kinds & SUM_REDUCTIONS),
             any(p.rows for p in read) or bool(kinds & REDUCTIONS),
         )
