@@ -156,3 +156,14 @@ def test_a_cached_unimproved_result_stays_in_pytorch(tmp_path: Path) -> None:
         assert torch.equal(fast(x), torch.relu(x))
         (sub,) = backend.reports[0].subgraphs
         assert sub.how == "pytorch" and detail in sub.detail
+
+
+def test_a_damaged_support_file_is_asked_again(tmp_path: Path) -> None:
+    from mirage.torch.capability import SUPPORT_VERSION, Capability
+
+    path = tmp_path / "torch" / "support.json"
+    path.parent.mkdir(parents=True)
+    # the current version, but an entry of an older shape (no op kinds)
+    path.write_text(json.dumps({"version": SUPPORT_VERSION, "answers": {"k": [True, "", 1]}}))
+    capability = Capability(str(tmp_path))
+    assert capability.answers == {}  # nothing half-read: every node is asked again
