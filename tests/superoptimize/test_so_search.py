@@ -58,9 +58,11 @@ def test_attention_becomes_a_split_kv_kernel_pair() -> None:
     best = result.ranked[0].graph
     assert _graph_ops(best) == ["graph", "graph"]
     first = best.ops[0]
-    # the first kernel splits the keys over the grid: its results are partial
-    assert len(first.results) == 2
-    assert max(first.results[0].shape[-1], first.results[1].shape[-1]) > 8
+    # the first kernel splits the keys over the grid: its results are partial (numerators
+    # and sums, and in online form the maxima they are scaled by; which of the two ranks
+    # first within the budget varies with the machine's load)
+    assert len(first.results) in (2, 3)
+    assert max(r.shape[-1] for r in first.results) > 8
     _check(program, best)
 
 
