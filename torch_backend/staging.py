@@ -81,7 +81,9 @@ def node_stages(nodes: Sequence[fx.Node], answers: Mapping[fx.Node, Answer]) -> 
         elif path.depth == 0:
             stage[node] = later or 1
         elif later > path.depth and (
-            path.rows or _layout(answers[node]) or all(u in prologue for u in readers)
+            path.rows
+            or _moves_only(answers[node], LAYOUT_OPS)
+            or all(u in prologue for u in readers)
         ):
             # row work on a contraction's result that only later stages read (a norm
             # after the residual): the next stage's prologue, where each block recomputes
@@ -95,12 +97,9 @@ def node_stages(nodes: Sequence[fx.Node], answers: Mapping[fx.Node, Answer]) -> 
     return [stage[n] for n in nodes]
 
 
-def _layout(answer: Answer) -> bool:
-    return answer.compute_ops == 0 and bool(answer.kinds) and answer.kinds <= LAYOUT_OPS
-
-
-def _view(answer: Answer) -> bool:
-    return answer.compute_ops == 0 and bool(answer.kinds) and answer.kinds <= _VIEWS
+def _moves_only(answer: Answer, kinds: frozenset[str]) -> bool:
+    """The node imports as data movement of `kinds` alone."""
+    return answer.compute_ops == 0 and bool(answer.kinds) and answer.kinds <= kinds
 
 
 def cut_by_stage(
@@ -118,7 +117,7 @@ def cut_by_stage(
     left: list[fx.Node] = []
     for node in reversed(nodes):
         if (
-            _view(answers[node])
+            _moves_only(answers[node], _VIEWS)
             and not any(u in kept for u in node.users)
             and any(n in kept for n in node.all_input_nodes)
         ):

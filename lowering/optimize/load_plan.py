@@ -180,6 +180,8 @@ def tensor_maps(
     out: list[TensorMapPlan] = []
     for v in streamed:
         t = tiles[v]
+        rows = box_rows(t.shape[0])
+        assert rows is not None, "tma is chosen only for tiles that cut into boxes"
         src = source(v)
         full = graph.type_of(src).shape
         out.append(
@@ -188,7 +190,7 @@ def tensor_maps(
                 param=src,
                 dims=(full[1], full[0]),
                 row_stride=full[1] * t.esize,
-                box=(t.panel_elems, box_rows(t.shape[0]) or t.shape[0]),
+                box=(t.panel_elems, rows),
                 dtype=t.dtype,
             )
         )

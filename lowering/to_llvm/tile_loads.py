@@ -19,7 +19,7 @@ from mirage.dialects import nvvm
 from mirage.dialects.shapes import dim_factors
 from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize.layout import SWIZZLE_ATOM, SWIZZLE_BYTES, Tile
-from mirage.lowering.optimize.load_plan import BULK_ROWS, TMA, box_rows, stage_bytes
+from mirage.lowering.optimize.load_plan import BULK_ROWS, TMA, stage_bytes
 from mirage.lowering.optimize.plan import Plan, Task
 from mirage.lowering.to_llvm.llvm_builder import Builder, Int
 from mirage.lowering.to_llvm.memory_access import contiguous_run, storage_type, vector_width
@@ -411,6 +411,7 @@ def _produce(k: KernelEmitter) -> None:
     b = k.b
     stages = p.stages
     expect = stage_bytes(p.streamed, p.tiles)
+    maps = p.tensor_maps()
     with b.loop(p.loops) as i:
         slot = b.urem(i, stages)
         rnd = b.udiv(i, stages)
@@ -421,15 +422,13 @@ def _produce(k: KernelEmitter) -> None:
             spin(b, lambda: _value(b, nvvm.MBarrierTryWaitParityOp(b.v(empty), b.v(parity))))
         full = b.v(_mbar(k, slot))
         b.emit(nvvm.MBarrierArriveExpectTxOp(full, b.const(expect)))
-        for v, tmap in zip(p.streamed, k.tensor_map_params, strict=True):
-            t = k.tile(v)
-            (row0, col0), _, _ = tile_origin(k, v, i)
+        for m, tmap in zip(maps, k.tensor_map_params, strict=True):
+            t = k.tile(m.value)
+            (row0, col0), _, _ = tile_origin(k, m.value, i)
             stage = b.add(k.smem32, b.add(t.offset, b.mul(slot, t.copy_bytes)))
-            rows = t.shape[0]
-            deep = box_rows(rows) or rows
             for panel in range(t.panels):
                 x = b.v(b.add(col0, panel * t.panel_elems))
-                for r in range(0, rows, deep):
+                for r in range(0, t.shape[0], m.box[1]):
                     dst = b.v(b.add(stage, panel * t.panel_bytes + r * SWIZZLE_BYTES))
                     y = b.v(b.add(row0, r))
                     b.emit(nvvm.CpAsyncBulkTensor2dOp(dst, tmap, x, y, full))
