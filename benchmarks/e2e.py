@@ -456,6 +456,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", default=str(HERE / "e2e.json"))
     ap.add_argument("--png", default=str(HERE / "e2e.png"))
     args = ap.parse_args(argv)
+    for flag, value in (
+        ("--time-budget", args.time_budget),
+        ("--decode-time-budget", args.decode_time_budget),
+    ):
+        if value is not None and value < 0:
+            print(f"e2e.py: error: {flag} must be at least 0, got {value:g}", file=sys.stderr)
+            return 1
 
     if not torch.cuda.is_available():
         print("e2e.py: error: no CUDA device found (this benchmark runs on a GPU)", file=sys.stderr)
