@@ -51,6 +51,7 @@ TaskKind = Literal[
     "acc_update",
     "acc_flush",
     "rowsum",
+    "rowmax",
     "materialize",
     "convert",
     "output",
@@ -221,7 +222,7 @@ class TileAttr(ParametrizedAttribute):
         ]
 
 
-_MMA_NUMBERS = ("a", "b", "target", "next", "prev", "rowsum")
+_MMA_NUMBERS = ("a", "b", "target", "next", "prev", "rowsum", "rowmax")
 
 
 @irdl_attr_definition
@@ -240,6 +241,7 @@ class MmaAttr(ParametrizedAttribute):
     chain_next: IntAttr
     chain_prev: IntAttr
     rowsum: IntAttr
+    rowmax: IntAttr
 
     @staticmethod
     def of(mm: MatmulPlan) -> MmaAttr:
@@ -254,6 +256,7 @@ class MmaAttr(ParametrizedAttribute):
             IntAttr(mm.chain_next),
             IntAttr(mm.chain_prev),
             IntAttr(mm.rowsum),
+            IntAttr(mm.rowmax),
         )
 
     def matmul(self, graph: Graph, index: int, result: int) -> MatmulPlan:
@@ -278,6 +281,7 @@ class MmaAttr(ParametrizedAttribute):
             chain_next=self.chain_next.data,
             chain_prev=self.chain_prev.data,
             rowsum=self.rowsum.data,
+            rowmax=self.rowmax.data,
         )
 
     def verify(self) -> None:
@@ -296,7 +300,15 @@ class MmaAttr(ParametrizedAttribute):
         text = f"{self.kind.data} {unit} {warps} {mode}"
         if self.combine.data != "sum":
             text += f", combine {self.combine.data}"
-        numbers = (self.a, self.b, self.target, self.chain_next, self.chain_prev, self.rowsum)
+        numbers = (
+            self.a,
+            self.b,
+            self.target,
+            self.chain_next,
+            self.chain_prev,
+            self.rowsum,
+            self.rowmax,
+        )
         for key, value in zip(_MMA_NUMBERS, numbers, strict=True):
             if key in ("a", "b", "target") or value.data >= 0:
                 text += f", {key} {value.data}"

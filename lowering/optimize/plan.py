@@ -27,15 +27,18 @@ from mirage.dialects.opkinds import (
     FUSED,
     INPUTS,
     LAST_DIM_ACCUMULATORS,
+    LOOP_MAX,
     LOOP_MEAN_LAST,
     LOOP_RESCALE,
     LOOP_RMS_LAST,
     LOOP_SUM,
     LOOP_SUM_LAST,
+    MAX_REDUCTIONS,
     NORMS,
     OUTPUTS,
     PLAIN_ACCUMULATORS,
     REDUCTIONS,
+    SUM_REDUCTIONS,
 )
 from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS as ACCUMULATOR_KINDS_TUPLE
 from mirage.dialects.ugraph.graph import Graph, Op
@@ -138,7 +141,11 @@ class MatmulPlan:
     straight from registers (the fragments of C are those of A: FlashAttention's trick)."""
     chain_prev: int = -1
     rowsum: int = -1
-    """Value id of an accum_sum_last of the chained result, summed in registers."""
+    """Value id of an accum_sum_last of the chained result, summed in registers (in an
+    online chain: the accum_rescale of the chained result's row sums)."""
+    rowmax: int = -1
+    """In an online-softmax chain (FlashAttention's loop): the value id of the row maximum
+    of this matmul's result, kept in registers with the running maximum; -1 otherwise."""
 
     @property
     def tensor_core(self) -> bool:
@@ -340,6 +347,7 @@ class Planner:
         self._plan_matmuls()
         self._choose_virtual()
         self._find_chains()
+        self._find_online_chains()
         self._assign_tiles()
         self._build_tasks()
         self._hoist_invariant()
@@ -497,25 +505,155 @@ class Planner:
                     m1.rowsum = self._result(sums[0][0])
                 p.virtual.add(e)
                 continue
-            nb, m16 = math.prod(m1.batch), math.ceil(m1.m / 16)
-            parts = next(
-                (
-                    (pb, p.warps // pb, 1, 1)
-                    for pb in range(1, p.warps + 1)
-                    if p.warps % pb == 0 and nb % pb == 0 and m16 % (p.warps // pb) == 0
-                ),
-                None,
-            )
+            parts = self._mma_chain_parts(m1, m2)
             if parts is None:
-                continue
-            bt, mt = nb // parts[0], m16 // parts[1]
-            if mt * (m1.n // 8) * 4 > 64 or bt * mt * math.ceil(m2.n / 8) * 4 > MAX_ACC_REGISTERS:
                 continue
             m1.parts = m2.parts = parts
             m1.chain_next, m2.chain_prev = m2.op, m1.op
             if sums:
                 m1.rowsum = self._result(sums[0][0])
             p.virtual.add(e)
+
+    def _mma_chain_parts(
+        self, m1: MatmulPlan, m2: MatmulPlan, extra: int = 0
+    ) -> tuple[int, int, int, int] | None:
+        """Warps over (batch, m16 tiles) only, so that each warp holds whole rows of the
+        first product (mma.sync), if its fragments and the second's accumulator fit the
+        registers (`extra`: f32 registers per m16 tile of the second product that the
+        chain needs besides them)."""
+        p = self.plan
+        nb, m16 = math.prod(m1.batch), math.ceil(m1.m / 16)
+        parts = next(
+            (
+                (pb, p.warps // pb, 1, 1)
+                for pb in range(1, p.warps + 1)
+                if p.warps % pb == 0 and nb % pb == 0 and m16 % (p.warps // pb) == 0
+            ),
+            None,
+        )
+        if parts is None:
+            return None
+        bt, mt = nb // parts[0], m16 // parts[1]
+        acc = bt * mt * math.ceil(m2.n / 8) * 4
+        if mt * (m1.n // 8) * 4 > 64 or acc + extra * mt > MAX_ACC_REGISTERS:
+            return None
+        return parts
+
+    def _single_use(self, v: int) -> tuple[int, Op] | None:
+        uses = self.uses.get(v, [])
+        return uses[0] if len(uses) == 1 else None
+
+    def _row_reduction(self, op: Op, v: int) -> bool:
+        """`op` reduces `v` over its whole last dim."""
+        shape = self.plan.graph.type_of(v).shape
+        return (
+            op.operands == (v,)
+            and op.int_attr("dim") == len(shape) - 1
+            and op.int_attr("size") == 1
+        )
+
+    def _find_online_chains(self) -> None:
+        """FlashAttention's loop, as the online-softmax μGraphs write it:
+
+            S = A B; m = reduce_max(S, last); e = f(S, m) (elementwise); O' = e V;
+            s = reduce_sum(e, last); O = accum_rescale(O', m); l = accum_rescale(s, m)
+            [and accum_max(m)]
+
+        S, m, e, O' and s never leave registers: each warp holds whole rows of S (warps
+        split batch and m16 tiles only), takes the row maxima with quad shuffles, computes
+        e into the A fragments of the second matmul, and keeps O, the row sums and the
+        running maxima in registers across the loop (mma.sync only)."""
+        p = self.plan
+        g = p.graph
+        for m1 in p.matmuls.values():
+            if m1.strategy != matmul_plan.MMA_SYNC or m1.chain_next >= 0 or m1.chain_prev >= 0:
+                continue
+            if self._producer_index(m1.result) >= g.loop_end or m1.n % 16:
+                continue
+            s_val = m1.result
+            uses = self.uses.get(s_val, [])
+            maxes = [(i, op) for i, op in uses if op.kind in MAX_REDUCTIONS]
+            others = [(i, op) for i, op in uses if op.kind not in MAX_REDUCTIONS]
+            if len(maxes) != 1 or len(others) != 1 or not self._row_reduction(maxes[0][1], s_val):
+                continue
+            m_val = self._result(maxes[0][0])
+            # the elementwise chain from S (and m) to e, each link read once
+            chain: list[int] = []
+            i, op = others[0]
+            while op.kind in ELEMENTWISE_CLASS and len(op.results) == 1:
+                v = self._result(i)
+                if g.type_of(v).shape != g.type_of(s_val).shape:
+                    break
+                chain.append(v)
+                nxt = self._single_use(v)
+                if nxt is None or nxt[1].kind not in ELEMENTWISE_CLASS:
+                    break
+                i, op = nxt
+            if not chain:
+                continue
+            e = chain[-1]
+            e_uses = self.uses.get(e, [])
+            m2s = [
+                p.matmuls[j]
+                for j, u in e_uses
+                if u.kind in CONTRACTIONS and u.operands[0] == e and u.operands[1] != e
+            ]
+            sums = [(j, u) for j, u in e_uses if u.kind in SUM_REDUCTIONS]
+            if len(m2s) != 1 or len(sums) > 1 or len(m2s) + len(sums) != len(e_uses):
+                continue
+            m2 = m2s[0]
+            if m2.strategy != m1.strategy or g.type_of(e).dtype not in ("f16", "bf16"):
+                continue
+            if (m1.batch, m1.m) != (m2.batch, m2.m) or m1.n != m2.k:
+                continue
+            rescaled = self._rescaled_by(m2.result, m_val)
+            if rescaled is None:
+                continue
+            l_val = -1
+            if sums:
+                if not self._row_reduction(sums[0][1], e):
+                    continue
+                found = self._rescaled_by(self._result(sums[0][0]), m_val)
+                if found is None:
+                    continue
+                l_val = found
+            # the row maximum feeds the chain, the rescales and at most one accum_max
+            chain_ops = {self._producer_index(v) for v in chain}
+            rescale_ops = {self._producer_index(v) for v in (rescaled, l_val) if v >= 0}
+            m_uses = self.uses.get(m_val, [])
+            running = [j for j, u in m_uses if u.kind in LOOP_MAX]
+            if len(running) > 1 or any(
+                j not in chain_ops and j not in rescale_ops and j not in running
+                for j, _ in m_uses
+            ):
+                continue
+            parts = self._mma_chain_parts(m1, m2, extra=math.ceil(m2.n / 8) * 4)
+            if parts is None:
+                continue
+            m1.parts = m2.parts = parts
+            m1.chain_next, m2.chain_prev = m2.op, m1.op
+            m1.mode, m1.target = "store", e
+            m1.rowmax, m1.rowsum = m_val, l_val
+            m2.mode, m2.target, m2.combine = "regs", rescaled, "sum"
+            p.virtual.update((s_val, m_val, *chain, m2.result))
+            if sums:
+                p.virtual.add(self._result(sums[0][0]))
+
+    def running_max(self, mm: MatmulPlan) -> int:
+        """The accum_max of an online chain's row maximum (-1: none, or no online chain)."""
+        if mm.rowmax < 0:
+            return -1
+        return next(
+            (self._result(j) for j, u in self.uses.get(mm.rowmax, []) if u.kind in LOOP_MAX),
+            -1,
+        )
+
+    def _rescaled_by(self, v: int, m_val: int) -> int | None:
+        """The accum_rescale(v, m_val) in the loop that is v's one reader, if it is."""
+        use = self._single_use(v)
+        if use is None or use[1].kind not in LOOP_RESCALE or use[1].operands != (v, m_val):
+            return None
+        return self._result(use[0])
 
     # --- layouts ------------------------------------------------------------------------
 
@@ -600,8 +738,11 @@ class Planner:
                     t.pitch = t.panel_elems
                     t.__post_init__()
         self._transpose_viewed_operands()
+        in_registers = {mm.target for mm in p.matmuls.values() if mm.chain_prev >= 0}
+        in_registers |= {mm.rowsum for mm in p.matmuls.values() if mm.rowmax >= 0}
         for i, op in enumerate(g.ops):
-            if op.kind in LOOP_RESCALE:
+            # an online chain keeps its running maxima in registers
+            if op.kind in LOOP_RESCALE and self._result(i) not in in_registers:
                 m = p.new_value()
                 p.rescale_max[self._result(i)] = m
                 p.tiles[m] = self._tile(
@@ -703,10 +844,15 @@ class Planner:
                 if mm.chain_next >= 0:
                     m2 = p.matmuls[mm.chain_next]
                     reads = [*self._materialized([mm.a, mm.b, m2.b]), *self._epilogue_reads(mm)]
+                    if mm.rowmax >= 0:  # what the chain from S to e reads besides S and m
+                        reads.extend(self._materialized([mm.target]))
                     tasks.append(Task("chain", i, tuple(sorted(set(reads))), ()))
                     p.pre.append(Task("acc_init", i, (), ()))
                     if mm.rowsum >= 0:
                         p.post.insert(0, Task("rowsum", i, (), (mm.rowsum,)))
+                    running = self.running_max(mm)
+                    if running >= 0:
+                        p.post.insert(0, Task("rowmax", i, (), (running,)))
                     continue
                 if mm.mode == "regs" and mm.chain_prev >= 0:
                     p.pre.append(Task("acc_init", i, (), ()))
@@ -736,6 +882,8 @@ class Planner:
                 tasks.append(Task("concat", i, reads, (v,)))
             elif any(mm.rowsum == v for mm in p.matmuls.values()):
                 continue  # summed in registers by the matmul chain
+            elif any(self.running_max(mm) == v for mm in p.matmuls.values()):
+                continue  # kept in registers by the online chain
             elif kind in ROW_ACCUMULATORS and self._rows_in_registers(op):
                 # each lane keeps its partial sums in registers; reduced once, after the loop
                 p.register_rows.add(v)
@@ -986,6 +1134,8 @@ def _is_loop_state(p: Plan, v: int) -> bool:
         return False
     # accumulators kept in registers reach their tile only after the loop
     if any((mm.target == v and mm.mode == "regs") or mm.rowsum == v for mm in p.matmuls.values()):
+        return False
+    if any(t.kind == "rowmax" and v in t.writes for t in p.post):
         return False
     prod = p.producer().get(v)
     return prod is not None and prod[1].kind in ACCUMULATORS

@@ -33,6 +33,8 @@ class MatmulKernel(Protocol):
     acc_slots: dict[int, SSAValue]
     """Register accumulators kept across the loop, by matmul op index."""
     rowsum_slots: dict[int, SSAValue]
+    rowmax_slots: dict[int, SSAValue]
+    """Running row maxima of an online chain, by the first matmul's op index."""
 
     def reader(self, override: dict[int, SSAValue] | None = None) -> ValueReader: ...
     def results_of(self, index: int) -> list[int]: ...

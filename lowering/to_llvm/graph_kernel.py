@@ -110,6 +110,7 @@ class KernelEmitter:
             tile_loads.align_shared_base(self)
         self.acc_slots: dict[int, SSAValue] = {}
         self.rowsum_slots: dict[int, SSAValue] = {}
+        self.rowmax_slots: dict[int, SSAValue] = {}
         self.row_slots: dict[int, SSAValue] = {}
         self._emit_body()
         b.ret()
@@ -435,12 +436,17 @@ class KernelEmitter:
         if not task.writes:  # a register accumulator
             mm = self.plan.matmuls[task.op]
             bt, mt, nt, _ = mm.tiles
-            if mm.chain_next >= 0:  # row sums of a chained result
-                slots = self.b.alloca(f32, max(1, bt * mt * 2))
-                self.rowsum_slots[task.op] = slots
-                zero = self.b.f32(0.0)
-                for i in range(bt * mt * 2):
-                    self.b.store(zero, self.b.slot(slots, i, f32), 4)
+            if mm.chain_next >= 0:  # row sums (and online: maxima) of a chained result
+                rows = max(1, bt * mt * 2)
+                fills = [(self.rowsum_slots, 0.0)]
+                if mm.rowmax >= 0:
+                    fills.append((self.rowmax_slots, NEG_INF))
+                for where, value in fills:
+                    slots = self.b.alloca(f32, rows)
+                    where[task.op] = slots
+                    fill = self.b.f32(value)
+                    for i in range(rows):
+                        self.b.store(fill, self.b.slot(slots, i, f32), 4)
                 return
             slots = self.b.alloca(f32, bt * mt * nt * 4)
             self.acc_slots[task.op] = slots
@@ -782,6 +788,11 @@ class KernelEmitter:
             wgmma.WgmmaEmitter(self, mm).rowsum_out()
         else:
             mma_sync.MmaEmitter(self, mm).rowsum_out()
+
+    def _t_rowmax(self, task: Task) -> None:
+        mm = self.plan.matmuls[task.op]
+        assert not mm.wgmma, "online chains run on mma.sync"
+        mma_sync.MmaEmitter(self, mm).rowmax_out(task.writes[0])
 
     def _t_materialize(self, task: Task) -> None:
         mm = self.plan.matmuls[task.op]

@@ -213,16 +213,21 @@ class MmaEmitter:
     def chain(self) -> None:
         """S = A B on tensor cores, its epilogue e = f(S) in registers, then O += e V with
         e's fragments as the A operand (the C and A layouts of m16n8k16 coincide), and the
-        row sums of e accumulated in registers."""
+        row sums of e accumulated in registers. In an online chain (`rowmax`), e = f(S, m)
+        with m the row maxima of S (quad shuffles: a row's fragments are in one quad), and
+        O, the row sums and the running maxima M are rescaled as accum_rescale does:
+        x <- x exp(M - M') + x_step exp(m - M'), M' = max(M, m)."""
         b = self.b
         k = self.k
         m1 = self.mm
         m2 = k.plan.matmuls[m1.chain_next]
+        online = m1.rowmax >= 0
         e_value = m1.target
         e_index = k.producer[e_value][0]
         e_dtype = k.graph.type_of(e_value).dtype
         second = MmaEmitter(k, m2)
         n8 = m1.n // 8
+        n8_2 = math.ceil(m2.n / 8)
         acc2 = k.acc_slots[m2.op]
         sums = k.rowsum_slots.get(m1.op)
         lane = k.lane
@@ -236,19 +241,27 @@ class MmaEmitter:
                 for e in range(self.mt * n8 * 4):
                     b.store(zero, b.slot(s_slots, e, f32), 4)
                 self._k_steps(batch, mtiles, ntiles, s_slots, 0)
+
+                def s_at(i: int, j: int, h: int, c: int) -> SSAValue:
+                    return b.load(f32, b.slot(s_slots, (i * n8 + j) * 4 + 2 * h + c, f32), 4)
+
                 packed: dict[tuple[int, int, int], SSAValue] = {}
+                partials: list[list[SSAValue]] = []
+                maxima: list[list[SSAValue]] = []
                 for i, mtile in enumerate(mtiles):
                     partial = [b.f32(0.0), b.f32(0.0)]
+                    row_max = [self._row_max(lambda j, c, h=h: s_at(i, j, h, c), n8) for h in (0, 1)]
+                    maxima.append(row_max)
                     for j in range(n8):
                         for h in range(2):
                             row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
                             vals: list[SSAValue] = []
                             for c in range(2):
                                 col = b.add(b.add(j * 8, b.mul(b.and_(lane, 3), 2)), c)
-                                s_val = b.load(
-                                    f32, b.slot(s_slots, (i * n8 + j) * 4 + 2 * h + c, f32), 4
-                                )
-                                rd = k.reader({m1.result: s_val})
+                                known = {m1.result: s_at(i, j, h, c)}
+                                if online:
+                                    known[m1.rowmax] = row_max[h]
+                                rd = k.reader(known)
                                 results = k.results_of(e_index)
                                 x = rd.apply(e_index, [*batch, row, col])[results.index(e_value)]
                                 vals.append(x)
@@ -258,20 +271,25 @@ class MmaEmitter:
                                     ok = b.icmp("ult", row, m1.m)
                                     partial[h] = b.fadd(partial[h], b.select(ok, x, b.f32(0.0)))  # type: ignore[arg-type]
                             packed[(i, j, h)] = self._pack(vals[0], vals[1], e_dtype)
-                    if sums is not None:
+                    partials.append(partial)
+                    if sums is not None and not online:
                         for h in range(2):
                             slot = b.slot(sums, (ib * self.mt + i) * 2 + h, f32)
                             b.store(b.fadd(b.load(f32, slot, 4), partial[h]), slot, 4)
-                # O += e V, k walking e's columns 16 at a time
-                n8_2 = math.ceil(m2.n / 8)
-                nt2 = list(range(n8_2))
+                # O += e V (online: this step's e V apart, rescaled into O below), k walking
+                # e's columns 16 at a time
                 first = ib * self.mt * n8_2 * 4
+                into, into_first = acc2, first
+                if online:
+                    into, into_first = b.alloca(f32, self.mt * n8_2 * 4), 0
+                    for e in range(self.mt * n8_2 * 4):
+                        b.store(zero, b.slot(into, e, f32), 4)
                 for step in range(m1.n // 16):
                     bf: list[list[SSAValue]] = []
                     jj = 0
                     while jj < n8_2:
                         pair = jj + 1 < n8_2
-                        regs = second._b_fragments(batch, nt2[jj], step * 16, pair)
+                        regs = second._b_fragments(batch, jj, step * 16, pair)
                         bf.append(regs[0:2])
                         if pair:
                             bf.append(regs[2:4])
@@ -284,12 +302,81 @@ class MmaEmitter:
                             packed[(i, 2 * step + 1, 1)],
                         ]
                         for jj in range(n8_2):
-                            base = first + (i * n8_2 + jj) * 4
-                            ptrs = [b.slot(acc2, base + e, f32) for e in range(4)]
+                            base = into_first + (i * n8_2 + jj) * 4
+                            ptrs = [b.slot(into, base + e, f32) for e in range(4)]
                             c_in = [b.load(f32, q, 4) for q in ptrs]
                             res = b._r(nvvm.MmaSyncOp(a, bf[jj], c_in, m2.ab_type))  # pyright: ignore[reportPrivateUsage]
                             for e in range(4):
                                 b.store(b.extract(res, e, f32), ptrs[e], 4)
+                if online:
+                    self._rescale_rows(ib, into, first, n8_2, maxima, partials)
+
+    def _row_max(self, value: Callable[[int, int], SSAValue], n8: int) -> SSAValue:
+        """The maximum of one accumulator row (its n8 x 2 elements in each lane of a quad)."""
+        b = self.b
+        best = value(0, 0)
+        for j in range(n8):
+            for c in range(2):
+                if j or c:
+                    best = b.fmax(best, value(j, c))
+        best = b.fmax(best, b.shfl_bfly(best, 1))
+        return b.fmax(best, b.shfl_bfly(best, 2))
+
+    def _rescale_rows(
+        self,
+        ib: int,
+        step: SSAValue,
+        first: int,
+        n8_2: int,
+        maxima: list[list[SSAValue]],
+        partials: list[list[SSAValue]],
+    ) -> None:
+        """Folds one iteration into the online chain's registers (O, row sums, maxima)."""
+        b = self.b
+        k = self.k
+        acc2 = k.acc_slots[self.k.plan.matmuls[self.mm.chain_next].op]
+        sums = k.rowsum_slots.get(self.mm.op)
+        running = k.rowmax_slots[self.mm.op]
+        for i in range(self.mt):
+            for h in range(2):
+                r = (ib * self.mt + i) * 2 + h
+                m_slot = b.slot(running, r, f32)
+                m_old = b.load(f32, m_slot, 4)
+                m_new = b.fmax(m_old, maxima[i][h])
+                keep = b.exp(b.fsub(m_old, m_new))
+                w = b.exp(b.fsub(maxima[i][h], m_new))
+                b.store(m_new, m_slot, 4)
+                if sums is not None:
+                    slot = b.slot(sums, r, f32)
+                    b.store(b.fma(partials[i][h], w, b.fmul(b.load(f32, slot, 4), keep)), slot, 4)
+                for jj in range(n8_2):
+                    for c in range(2):
+                        e = (i * n8_2 + jj) * 4 + 2 * h + c
+                        o_slot = b.slot(acc2, first + e, f32)
+                        x = b.load(f32, b.slot(step, e, f32), 4)
+                        b.store(b.fma(x, w, b.fmul(b.load(f32, o_slot, 4), keep)), o_slot, 4)
+
+    def rowmax_out(self, running: int) -> None:
+        """After the loop: an online chain's running maxima to the accum_max tile (every
+        lane of a quad holds its row's)."""
+        b = self.b
+        k = self.k
+        mm = self.mm
+        slots = k.rowmax_slots[mm.op]
+        lane = k.lane
+        guard = b.icmp("ult", k.warp, self.used) if self.used < k.plan.warps else True
+        for ib in range(self.bt):
+            batch = self._batchrow_major_coords(ib)
+            mtiles, _ = self._tile_lists(0, self.mt, 0, 0)
+            for i, mtile in enumerate(mtiles):
+                for h in range(2):
+                    x = b.load(f32, b.slot(slots, (ib * self.mt + i) * 2 + h, f32), 4)
+                    row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
+                    ok = b.and1(guard, b.icmp("eq", b.and_(lane, 3), 0))
+                    if mm.m % 16:
+                        ok = b.and1(ok, b.icmp("ult", row, mm.m))
+                    with b.if_(ok):
+                        k.store_tile(running, [*batch, row, 0], x)
 
     def rowsum_out(self) -> None:
         """After the loop: each quad of lanes adds its row sums and writes them."""

@@ -168,3 +168,43 @@ def test_a_loop_of_one_iteration_hoists_nothing() -> None:
     assert op.body is not None
     plan = plan_graph_op(op.body, op.ints_attr("grid"), op.ints_attr("block"), 1)
     assert plan.invariant == [] and "rms_norm" in [t.kind for t in plan.loop]
+
+
+@pytest.mark.parametrize(
+    ("func", "warps"),
+    [
+        ("online_rows64", (1, 4, 1, 1)),
+        ("online_ragged", (1, 3, 1, 1)),
+        ("online_batched", (2, 1, 1, 1)),
+        ("online_split", (1, 4, 1, 1)),
+    ],
+)
+def test_online_softmax_loop_stays_in_registers(func: str, warps: tuple[int, ...]) -> None:
+    """S, its row maxima, exp(S - m), e V and the row sums never get a tile: the loop is one
+    chain task behind one barrier, and the accumulators reach their tiles after it."""
+    op = _graph_ops(DATA / "online_chain.mlir", func)[0]
+    plan = _plan(op)
+    assert op.body is not None
+    assert [t.kind for t in plan.loop] == ["chain"]
+    assert plan.barriers == 1
+    first, second = sorted(plan.matmuls.values(), key=lambda mm: mm.op)
+    assert first.chain_next == second.op and second.chain_prev == first.op
+    assert first.rowmax >= 0 and first.rowsum >= 0
+    assert first.parts == second.parts == warps
+    assert second.mode == "regs"
+    kinds = {_value_kind(op.body, v) for v in plan.tiles if v < op.body.num_values}
+    assert kinds <= {"input", "accum_rescale", "accum_max", "output"}
+    assert not plan.rescale_max  # the running maxima are registers too
+    post = [t.kind for t in plan.post]
+    assert {"materialize", "rowsum"} <= set(post)
+    assert ("rowmax" in post) == (func == "online_split")
+
+
+def test_online_softmax_without_whole_rows_per_warp_keeps_its_tiles() -> None:
+    """16 query rows over four warps: no warp holds whole rows of S, so the row maxima
+    go through shared memory as before."""
+    op = _graph_ops(DATA / "blocks.mlir", "online_softmax")[0]
+    plan = _plan(op)
+    assert all(mm.chain_next < 0 and mm.rowmax < 0 for mm in plan.matmuls.values())
+    assert "reduce" in {t.kind for t in plan.loop}
+    assert plan.rescale_max
