@@ -623,8 +623,7 @@ class Planner:
             m_uses = self.uses.get(m_val, [])
             running = [j for j, u in m_uses if u.kind in LOOP_MAX]
             if len(running) > 1 or any(
-                j not in chain_ops and j not in rescale_ops and j not in running
-                for j, _ in m_uses
+                j not in chain_ops and j not in rescale_ops and j not in running for j, _ in m_uses
             ):
                 continue
             parts = self._mma_chain_parts(m1, m2, extra=math.ceil(m2.n / 8) * 4)

@@ -242,15 +242,17 @@ class MmaEmitter:
                     b.store(zero, b.slot(s_slots, e, f32), 4)
                 self._k_steps(batch, mtiles, ntiles, s_slots, 0)
 
-                def s_at(i: int, j: int, h: int, c: int) -> SSAValue:
-                    return b.load(f32, b.slot(s_slots, (i * n8 + j) * 4 + 2 * h + c, f32), 4)
+                def s_at(i: int, j: int, h: int, c: int, slots: SSAValue = s_slots) -> SSAValue:
+                    return b.load(f32, b.slot(slots, (i * n8 + j) * 4 + 2 * h + c, f32), 4)
 
                 packed: dict[tuple[int, int, int], SSAValue] = {}
                 partials: list[list[SSAValue]] = []
                 maxima: list[list[SSAValue]] = []
                 for i, mtile in enumerate(mtiles):
                     partial = [b.f32(0.0), b.f32(0.0)]
-                    row_max = [self._row_max(lambda j, c, h=h: s_at(i, j, h, c), n8) for h in (0, 1)]
+                    row_max = [
+                        self._row_max(lambda j, c, h=h, i=i: s_at(i, j, h, c), n8) for h in (0, 1)
+                    ]
                     maxima.append(row_max)
                     for j in range(n8):
                         for h in range(2):
