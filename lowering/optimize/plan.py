@@ -24,6 +24,7 @@ from mirage.dialects.opkinds import (
     ACCUMULATORS,
     CONCATS,
     CONTRACTIONS,
+    EXPONENTIALS,
     FUSED,
     INPUTS,
     LAST_DIM_ACCUMULATORS,
@@ -38,6 +39,7 @@ from mirage.dialects.opkinds import (
     OUTPUTS,
     PLAIN_ACCUMULATORS,
     REDUCTIONS,
+    SHIFTS,
     SUM_REDUCTIONS,
 )
 from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS as ACCUMULATOR_KINDS_TUPLE
@@ -626,7 +628,9 @@ class Planner:
                 j not in chain_ops and j not in rescale_ops and j not in running for j, _ in m_uses
             ):
                 continue
-            parts = self._mma_chain_parts(m1, m2, extra=math.ceil(m2.n / 8) * 4)
+            direct = online_shift_is_exp(g, chain, s_val, m_val)
+            extra = 0 if direct else math.ceil(m2.n / 8) * 4
+            parts = self._mma_chain_parts(m1, m2, extra=extra)
             if parts is None:
                 continue
             m1.parts = m2.parts = parts
@@ -1029,6 +1033,33 @@ class Planner:
         raise PlanError(last_error)
 
 
+def online_shift_is_exp(graph: Graph, chain: Sequence[int], s_val: int, m_val: int) -> bool:
+    """The online chain's e is exp(S - m) exactly: then e can be taken against the running
+    maximum M' instead of m (exp(S - M') = exp(S - m) exp(m - M')), so e V adds to the
+    rescaled accumulator directly, as FlashAttention does, with no registers for the
+    step's product apart."""
+    if len(chain) != 2:
+        return False
+    made_by = graph.producers()
+    shift, exp = (graph.ops[made_by[v]] for v in chain)
+    return (
+        shift.kind in SHIFTS
+        and shift.operands == (s_val, m_val)
+        and exp.kind in EXPONENTIALS
+        and exp.operands == (chain[0],)
+    )
+
+
+def online_direct(graph: Graph, mm: MatmulPlan) -> bool:
+    """`mm` heads an online chain whose e is exp(S - m) (`online_shift_is_exp`)."""
+    if mm.rowmax < 0:
+        return False
+    exp = graph.ops[graph.producers()[mm.target]]
+    if len(exp.operands) != 1:
+        return False
+    return online_shift_is_exp(graph, [exp.operands[0], mm.target], mm.result, mm.rowmax)
+
+
 def _mbarrier_bytes(p: Plan, stages: int) -> int:
     return load_plan.mbarrier_bytes(p.loads, stages)
 
@@ -1193,6 +1224,7 @@ __all__ = [
     "Task",
     "broadcast_batch",
     "group_layout",
+    "online_direct",
     "plan_graph_op",
     "wide_group",
 ]

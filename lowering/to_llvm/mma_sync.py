@@ -14,7 +14,7 @@ from xdsl.ir import SSAValue
 
 from mirage.dialects import nvvm
 from mirage.lowering.optimize.layout import Tile
-from mirage.lowering.optimize.plan import MatmulPlan
+from mirage.lowering.optimize.plan import MatmulPlan, online_direct
 from mirage.lowering.to_llvm.emitter import MatmulKernel
 from mirage.lowering.to_llvm.llvm_builder import Int, broadcast_coords, row_major_coords
 
@@ -75,6 +75,8 @@ class MmaEmitter:
         self.bt, self.mt, self.nt, self.kt = mm.tiles
         self.m16 = math.ceil(mm.m / 16)
         self.n8 = math.ceil(mm.n / 8)
+        self._keep: dict[tuple[int, int], SSAValue] = {}
+        """exp(M - M') of each (m16 tile, row half) of the current online-chain step."""
         del g
 
     def _batchrow_major_coords(self, ib: Int) -> list[Int]:
@@ -222,6 +224,7 @@ class MmaEmitter:
         m1 = self.mm
         m2 = k.plan.matmuls[m1.chain_next]
         online = m1.rowmax >= 0
+        direct = online_direct(k.graph, m1)
         e_value = m1.target
         e_index = k.producer[e_value][0]
         e_dtype = k.graph.type_of(e_value).dtype
@@ -253,6 +256,8 @@ class MmaEmitter:
                     row_max = [
                         self._row_max(lambda j, c, h=h, i=i: s_at(i, j, h, c), n8) for h in (0, 1)
                     ]
+                    if direct:  # e against the running maxima: O and l rescaled first
+                        row_max = self._advance_maxima(ib, i, row_max)
                     maxima.append(row_max)
                     for j in range(n8):
                         for h in range(2):
@@ -282,7 +287,9 @@ class MmaEmitter:
                 # e's columns 16 at a time
                 first = ib * self.mt * n8_2 * 4
                 into, into_first = acc2, first
-                if online:
+                if direct:
+                    self._rescale_direct(ib, first, n8_2, partials)
+                elif online:
                     into, into_first = b.alloca(f32, self.mt * n8_2 * 4), 0
                     for e in range(self.mt * n8_2 * 4):
                         b.store(zero, b.slot(into, e, f32), 4)
@@ -310,7 +317,7 @@ class MmaEmitter:
                             res = b._r(nvvm.MmaSyncOp(a, bf[jj], c_in, m2.ab_type))  # pyright: ignore[reportPrivateUsage]
                             for e in range(4):
                                 b.store(b.extract(res, e, f32), ptrs[e], 4)
-                if online:
+                if online and not direct:
                     self._rescale_rows(ib, into, first, n8_2, maxima, partials)
 
     def _row_max(self, value: Callable[[int, int], SSAValue], n8: int) -> SSAValue:
@@ -323,6 +330,39 @@ class MmaEmitter:
                     best = b.fmax(best, value(j, c))
         best = b.fmax(best, b.shfl_bfly(best, 1))
         return b.fmax(best, b.shfl_bfly(best, 2))
+
+    def _advance_maxima(self, ib: int, i: int, step_max: list[SSAValue]) -> list[SSAValue]:
+        """M' = max(M, m) for both rows of m16 tile i; keeps exp(M - M') for the rescale."""
+        b = self.b
+        running = self.k.rowmax_slots[self.mm.op]
+        out: list[SSAValue] = []
+        for h in range(2):
+            m_slot = b.slot(running, (ib * self.mt + i) * 2 + h, f32)
+            m_old = b.load(f32, m_slot, 4)
+            m_new = b.fmax(m_old, step_max[h])
+            self._keep[(i, h)] = b.exp(b.fsub(m_old, m_new))
+            b.store(m_new, m_slot, 4)
+            out.append(m_new)
+        return out
+
+    def _rescale_direct(
+        self, ib: int, first: int, n8_2: int, partials: list[list[SSAValue]]
+    ) -> None:
+        """O <- O exp(M - M') and l <- l exp(M - M') + sum(e), before e V adds to O."""
+        b = self.b
+        k = self.k
+        acc2 = k.acc_slots[k.plan.matmuls[self.mm.chain_next].op]
+        sums = k.rowsum_slots.get(self.mm.op)
+        for i in range(self.mt):
+            for h in range(2):
+                keep = self._keep[(i, h)]
+                if sums is not None:
+                    slot = b.slot(sums, (ib * self.mt + i) * 2 + h, f32)
+                    b.store(b.fma(b.load(f32, slot, 4), keep, partials[i][h]), slot, 4)
+                for jj in range(n8_2):
+                    for c in range(2):
+                        o_slot = b.slot(acc2, first + (i * n8_2 + jj) * 4 + 2 * h + c, f32)
+                        b.store(b.fmul(b.load(f32, o_slot, 4), keep), o_slot, 4)
 
     def _rescale_rows(
         self,

@@ -10,7 +10,13 @@ from mirage.dialects.hardware import target_for
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize.layout import Tile, row_pitch
-from mirage.lowering.optimize.plan import Plan, PlanError, live_ranges, plan_graph_op
+from mirage.lowering.optimize.plan import (
+    Plan,
+    PlanError,
+    live_ranges,
+    online_direct,
+    plan_graph_op,
+)
 from tests.conftest import FIXTURES, get_func, parse_module
 
 DATA = Path(__file__).parent / "data"
@@ -177,6 +183,8 @@ def test_a_loop_of_one_iteration_hoists_nothing() -> None:
         ("online_ragged", (1, 3, 1, 1)),
         ("online_batched", (2, 1, 1, 1)),
         ("online_split", (1, 4, 1, 1)),
+        ("online_scaled", (1, 4, 1, 1)),
+        ("online_d128", (1, 4, 1, 1)),
     ],
 )
 def test_online_softmax_loop_stays_in_registers(func: str, warps: tuple[int, ...]) -> None:
@@ -198,6 +206,9 @@ def test_online_softmax_loop_stays_in_registers(func: str, warps: tuple[int, ...
     post = [t.kind for t in plan.post]
     assert {"materialize", "rowsum"} <= set(post)
     assert ("rowmax" in post) == (func == "online_split")
+    # e = exp(S - m) is taken against the running maxima (e V adds to O directly); any
+    # other e keeps the step's e V apart and rescales it
+    assert online_direct(op.body, first) == (func != "online_scaled")
 
 
 def test_online_softmax_without_whole_rows_per_warp_keeps_its_tiles() -> None:
