@@ -611,13 +611,7 @@ class Search:
         assert self.options.target is not None
         if len(self.program.ops) > MAX_SEED_OPS:
             return
-        seeds = self._built(self.program, lambda g: g)
-        # a split pair is two kernels: only where the search may use that many
-        pairs = online_split_candidates(self.program, self.options.target)
-        for pair in pairs if self.options.max_kernel_ops >= 2 else ():
-            seed = Found(program_cost(pair, self.options.target).seconds, repr(pair), pair)
-            seeds.append((seed, "online split seed"))
-        self._verify_first(seeds)
+        self._verify_first(self._built(self.program, lambda g: g))
 
     def _built(self, program: Graph, restore: Callable[[Graph], Graph]) -> list[tuple[Found, str]]:
         """`program` fused whole (the cheapest of its fused forms), with its softmax in
@@ -638,6 +632,15 @@ class Search:
             ]
             if found:
                 built.append((min(found, key=lambda f: (f.seconds, f.text)), source))
+        # a split pair is two kernels: only where the search may use that many. Built at
+        # the program's own shapes also where a small member is searched, as a pair does
+        # not carry back (`retile` re-cuts a kernel by the patterns of its own layout rules,
+        # which take no key split of one softmax).
+        if self.options.max_kernel_ops >= 2:
+            for pair in online_split_candidates(program, self.options.target):
+                found_pair = self._priced(restore(pair))
+                if found_pair is not None:
+                    built.append((found_pair, "online split seed"))
         return built + self._staged(program, restore)
 
     def _verify_first(self, candidates: list[tuple[Found, str]]) -> None:

@@ -4,10 +4,11 @@ there before it is taken."""
 
 from __future__ import annotations
 
-from superoptimize.so_helpers import build
+from superoptimize.so_helpers import benchmark_program, build, only_func
 
 from mirage.dialects.builder import KernelBuilder
 from mirage.dialects.hardware import SM_90
+from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.passes.equivalence.verifier import SEARCH_OPTIONS, Verifier, VerifierOptions
 from mirage.passes.superoptimize.family import program_elements, proxy_member
 from mirage.passes.superoptimize.module_pass import PrunerFactory
@@ -129,3 +130,27 @@ def test_a_small_members_candidate_that_does_not_carry_back_is_not_found() -> No
 
     for r in carried.ranked:
         assert retile(r.graph, large, SM_90) is not None  # type: ignore[arg-type]
+
+
+def test_attention_searched_at_its_small_member_still_splits_its_keys() -> None:
+    """A split-KV pair does not carry back from the small member (its first kernel's key
+    split is no pattern of the layout rules): it is built at the program's own shapes
+    beside the carried-back candidates, and wins there for few rows over many keys."""
+    shapes = ((1, 8, 8), (1, 8, 16384), (1, 16384, 8))
+    program = graph_from_func(only_func(benchmark_program("gqa", shapes)))
+    verifier = Verifier(program, VerifierOptions(stability=SEARCH_OPTIONS))
+    options = SearchOptions(
+        time_budget=30.0,
+        workers=1,
+        target=SM_90,
+        keep=3,
+        proxy_elements=1,
+        max_kernel_ops=2,
+        max_block_ops=10,
+    )
+    result = Search(program, options, PrunerFactory(None), verifier).run()
+    assert any("small member of its shape family" in r for r in result.remarks)
+    best = result.ranked[0].graph
+    assert [op.kind for op in best.ops] == ["graph", "graph"]
+    assert max(r.shape[-1] for r in best.ops[0].results) > 8  # partial results per key slice
+    assert Verifier(program).verify(best).equivalent
