@@ -42,15 +42,21 @@
 // NTRANS-COUNT-1: kernel.graph
 // NTRANS-NOT: kernel.graph
 
-// Attention: one kernel in online-softmax form. Each block walks the keys with both
-// matmuls, keeps the row maximum and rescales its running numerator and denominator by it
-// (accum_rescale), then divides: finite in f16 where a plain exp overflows.
+// Attention: an online-softmax split-KV pair. Each block of the first kernel walks one
+// slice of the keys with both matmuls, keeps the row maximum, rescales its running
+// numerator and denominator by it (accum_rescale) and leaves them with the slice's maximum;
+// the second combines the slices by their maxima and divides: finite in f16 where a plain
+// exp overflows, and enough blocks for few query rows.
 // GQA-LABEL: func.func @ugraph
-// GQA:       kernel.graph
+// GQA:       %{{.*}}, %{{.*}}, %{{.*}} = kernel.graph
 // GQA:         block.matmul
 // GQA:         block.reduce_max
 // GQA:         block.exp
 // GQA:         block.matmul
+// GQA:         block.accum_rescale
+// GQA:         block.accum_rescale
+// GQA:         block.accum_max
+// GQA:       kernel.graph
 // GQA:         block.accum_rescale
 // GQA:         block.accum_rescale
 // GQA:         block.div
