@@ -4,6 +4,7 @@
 // RUN: mirage-opt %S/../../../benchmarks/found_attention/gqa_16x256x128_8192.mlir -p plan-ugraph | FileCheck %s
 // RUN: mirage-opt %S/../../../benchmarks/found_attention/gqa_64x256x128_8192.mlir -p plan-ugraph | FileCheck %s
 // RUN: mirage-opt %S/../../../benchmarks/found_attention/gqa_16x256x128_32768.mlir -p plan-ugraph | FileCheck %s
+// RUN: mirage-opt %S/../../../benchmarks/found_attention/gqa_64x256x128_32768.mlir -p plan-ugraph | FileCheck %s
 
 // CHECK-LABEL: func.func @ugraph
 // CHECK: kernel.graph
