@@ -401,48 +401,36 @@ class MmaEmitter:
     def rowmax_out(self, running: int) -> None:
         """After the loop: an online chain's running maxima to the accum_max tile (every
         lane of a quad holds its row's)."""
+        self._rows_out(self.k.rowmax_slots[self.mm.op], running, quad_sum=False)
+
+    def rowsum_out(self) -> None:
+        """After the loop: each quad of lanes adds its row sums and writes them."""
+        self._rows_out(self.k.rowsum_slots[self.mm.op], self.mm.rowsum, quad_sum=True)
+
+    def _rows_out(self, slots: SSAValue, target: int, quad_sum: bool) -> None:
+        """One register per (m16 tile, row half) of each lane, to `target`'s tile (rows of
+        one column), by the first lane of each quad; `quad_sum`: added over the quad."""
         b = self.b
         k = self.k
         mm = self.mm
-        slots = k.rowmax_slots[mm.op]
         lane = k.lane
         guard = b.icmp("ult", k.warp, self.used) if self.used < k.plan.warps else True
+        # shuffles need every lane of the warp: the guard comes after them
         for ib in range(self.bt):
             batch = self._batchrow_major_coords(ib)
             mtiles, _ = self._tile_lists(0, self.mt, 0, 0)
             for i, mtile in enumerate(mtiles):
                 for h in range(2):
                     x = b.load(f32, b.slot(slots, (ib * self.mt + i) * 2 + h, f32), 4)
+                    if quad_sum:
+                        x = b.fadd(x, b.shfl_bfly(x, 1))
+                        x = b.fadd(x, b.shfl_bfly(x, 2))
                     row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
                     ok = b.and1(guard, b.icmp("eq", b.and_(lane, 3), 0))
                     if mm.m % 16:
                         ok = b.and1(ok, b.icmp("ult", row, mm.m))
                     with b.if_(ok):
-                        k.store_tile(running, [*batch, row, 0], x)
-
-    def rowsum_out(self) -> None:
-        """After the loop: each quad of lanes adds its row sums and writes them."""
-        b = self.b
-        k = self.k
-        mm = self.mm
-        sums = k.rowsum_slots[mm.op]
-        lane = k.lane
-        guard = b.icmp("ult", k.warp, self.used) if self.used < k.plan.warps else True
-        # shuffles need every lane of the warp
-        for ib in range(self.bt):
-            batch = self._batchrow_major_coords(ib)
-            mtiles, _ = self._tile_lists(0, self.mt, 0, 0)
-            for i, mtile in enumerate(mtiles):
-                for h in range(2):
-                    x = b.load(f32, b.slot(sums, (ib * self.mt + i) * 2 + h, f32), 4)
-                    x = b.fadd(x, b.shfl_bfly(x, 1))
-                    x = b.fadd(x, b.shfl_bfly(x, 2))
-                    row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
-                    ok = b.and1(guard, b.icmp("eq", b.and_(lane, 3), 0))
-                    if mm.m % 16:
-                        ok = b.and1(ok, b.icmp("ult", row, mm.m))
-                    with b.if_(ok):
-                        k.store_tile(mm.rowsum, [*batch, row, 0], x)
+                        k.store_tile(target, [*batch, row, 0], x)
 
     def materialize(self) -> None:
         """After the loop: register accumulators to their tile (plane = k split)."""
