@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import lru_cache
 
 from mirage.dialects.hardware import Target
-from mirage.dialects.opkinds import RESHAPES
+from mirage.dialects.opkinds import LAUNCHES, LOOP_MAX, RESHAPES
 from mirage.dialects.shapes import ShapeError
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 from mirage.passes.superoptimize.infer import result_shape
@@ -66,12 +67,50 @@ def family_key(program: Graph) -> str:
 def retile(found: Graph, program: Graph, target: Target, recut: bool = True) -> Graph | None:
     """`found` (a μGraph of a program of the same family) re-parallelized for `program`'s
     shapes, unverified; None where its structure does not fit them. `recut` false: only
-    whether it fits is wanted (`reparallelize` then tries no other cut)."""
+    whether it fits is wanted (`reparallelize` then tries no other cut). A split-KV pair,
+    whose key split no layout pattern re-cuts, is built again for `program` by the
+    generator that makes such pairs (`online_split.py`), where that gives its structure."""
     if len(found.args) != len(program.args):
         return None
     for old, new in zip(found.args, program.args, strict=True):
         if old.dtype != new.dtype or len(old.shape) != len(new.shape):
             return None
+    graph = _recut(found, program, target, recut)
+    if graph is None and _split_pair(found):
+        return next(
+            (g for g in _split_pairs(program, target) if _structure(g) == _structure(found)),
+            None,
+        )
+    return graph
+
+
+def _split_pair(graph: Graph) -> bool:
+    """Two launches, the first keeping running maxima (accum_max) to combine by."""
+    kernels = [op for op in graph.ops if op.kind in LAUNCHES]
+    first = kernels[0].body if kernels else None
+    return len(kernels) == 2 and first is not None and any(op.kind in LOOP_MAX for op in first.ops)
+
+
+@lru_cache(maxsize=64)
+def _split_pairs(program: Graph, target: Target) -> tuple[Graph, ...]:
+    # imported here: the generator prices with the cost model, which the family's users
+    # (the search, the backend) load anyway, and which needs nothing of this module
+    from mirage.passes.superoptimize.online_split import online_split_candidates
+
+    return tuple(online_split_candidates(program, target))
+
+
+def _structure(graph: Graph) -> tuple[object, ...]:
+    """The ops' kinds, and their bodies' op kinds, in order: what the pair generator's
+    choices (pattern, extents) leave fixed."""
+    return tuple(
+        (op.kind, tuple(b.kind for b in op.body.ops) if op.body is not None else ())
+        for op in graph.ops
+    )
+
+
+def _recut(found: Graph, program: Graph, target: Target, recut: bool) -> Graph | None:
+    """`found` with each op re-parallelized for `program`'s shapes (`retile`)."""
     types: list[TensorType] = list(program.args)
     ops: list[Op] = []
     for op in found.ops:
