@@ -16,9 +16,7 @@ it reads it) and torch.compile of the program, in one process by one method
 from __future__ import annotations
 
 import argparse
-import datetime
 import math
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -53,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         load_function,
         measure_copy_bandwidth,
         measure_torch,
+        results_section,
     )
     from torch.nn import functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -120,21 +119,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         lines.append("| " + " | ".join(cells) + " |")
         print(lines[-1], flush=True)
-    command = "python3 benchmarks/attention_gpu.py " + " ".join(
-        shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)
-    )
-    section = [
-        "",
-        f"## {datetime.date.today().isoformat()}: attention_gpu.py, measured on one {device}",
-        "",
-        f"Command: `{command}`",
-        "",
-        f"Method: median of {method.samples} samples, each a CUDA graph replay, inputs rotated "
+    section = results_section(
+        "attention_gpu.py",
+        device,
+        sys.argv[1:] if argv is None else argv,
+        f"median of {method.samples} samples, each a CUDA graph replay, inputs rotated "
         f"over copies spanning {method.l2_multiple:g}x L2; floor: bytes / "
         f"{bandwidth / 1e12:.2f} TB/s copy bandwidth measured in this run.",
-        "",
-        *lines,
-    ]
+        ["", *lines],
+    )
     print("\n".join(section))
     if args.append:
         with open(args.append, "a") as f:

@@ -9,7 +9,9 @@ cases. Only `measure_torch` and `torch_reference` import torch.
 
 from __future__ import annotations
 
+import datetime
 import math
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -282,3 +284,24 @@ __all__ = [
     "torch_case_args",
     "torch_reference",
 ]
+
+
+def results_section(
+    script: str,
+    device: str,
+    argv: Sequence[str],
+    method: str,
+    body: Sequence[str],
+) -> list[str]:
+    """A benchmarks/RESULTS.md section of a run: today's date, the device, the command
+    that reproduces it (`script` with `argv`), the method, then `body`."""
+    command = f"python3 benchmarks/{script} " + " ".join(shlex.quote(a) for a in argv)
+    return [
+        "",
+        f"## {datetime.date.today().isoformat()}: {script}, measured on one {device}",
+        "",
+        f"Command: `{command}`",
+        "",
+        f"Method: {method}",
+        *body,
+    ]

@@ -13,8 +13,6 @@ case, beside its floor (bytes over copy bandwidth) and the first baseline figure
 from __future__ import annotations
 
 import argparse
-import datetime
-import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +31,7 @@ from harness import (
     measure_program,
     measure_torch,
     program_bytes,
+    results_section,
     torch_case_args,
     torch_reference,
 )
@@ -150,21 +149,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(n)
     print("\n".join(table))
     if args.append:
-        command = "python3 benchmarks/run_gpu.py " + " ".join(
-            shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv)
+        section = results_section(
+            "run_gpu.py",
+            device.name,
+            sys.argv[1:] if argv is None else argv,
+            f"{how}.",
+            [*(f"{n}." for n in notes), "", *table, ""],
         )
-        section = [
-            "",
-            f"## {datetime.date.today().isoformat()}: run_gpu.py, measured on one {device.name}",
-            "",
-            f"Command: `{command}`",
-            "",
-            f"Method: {how}.",
-            *(f"{n}." for n in notes),
-            "",
-            *table,
-            "",
-        ]
         with open(args.append, "a") as f:
             f.write("\n".join(section))
     return 0

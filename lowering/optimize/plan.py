@@ -628,8 +628,7 @@ class Planner:
                 j not in chain_ops and j not in rescale_ops and j not in running for j, _ in m_uses
             ):
                 continue
-            direct = online_shift_is_exp(g, chain, s_val, m_val)
-            extra = 0 if direct else math.ceil(m2.n / 8) * 4
+            extra = 0 if _exp_of_shift(g, s_val, m_val, e) else math.ceil(m2.n / 8) * 4
             parts = self._mma_chain_parts(m1, m2, extra=extra)
             if parts is None:
                 continue
@@ -1033,31 +1032,22 @@ class Planner:
         raise PlanError(last_error)
 
 
-def online_shift_is_exp(graph: Graph, chain: Sequence[int], s_val: int, m_val: int) -> bool:
-    """The online chain's e is exp(S - m) exactly: then e can be taken against the running
+def online_direct(graph: Graph, mm: MatmulPlan) -> bool:
+    """`mm` heads an online chain whose e is exp(S - m) (`_exp_of_shift`)."""
+    return mm.rowmax >= 0 and _exp_of_shift(graph, mm.result, mm.rowmax, mm.target)
+
+
+def _exp_of_shift(graph: Graph, s_val: int, m_val: int, e_val: int) -> bool:
+    """An online chain's e is exp(S - m) exactly: then e can be taken against the running
     maximum M' instead of m (exp(S - M') = exp(S - m) exp(m - M')), so e V adds to the
     rescaled accumulator directly, as FlashAttention does, with no registers for the
     step's product apart."""
-    if len(chain) != 2:
-        return False
     made_by = graph.producers()
-    shift, exp = (graph.ops[made_by[v]] for v in chain)
-    return (
-        shift.kind in SHIFTS
-        and shift.operands == (s_val, m_val)
-        and exp.kind in EXPONENTIALS
-        and exp.operands == (chain[0],)
-    )
-
-
-def online_direct(graph: Graph, mm: MatmulPlan) -> bool:
-    """`mm` heads an online chain whose e is exp(S - m) (`online_shift_is_exp`)."""
-    if mm.rowmax < 0:
+    exp = graph.ops[made_by[e_val]]
+    if exp.kind not in EXPONENTIALS or len(exp.operands) != 1 or exp.operands[0] not in made_by:
         return False
-    exp = graph.ops[graph.producers()[mm.target]]
-    if len(exp.operands) != 1:
-        return False
-    return online_shift_is_exp(graph, [exp.operands[0], mm.target], mm.result, mm.rowmax)
+    shift = graph.ops[made_by[exp.operands[0]]]
+    return shift.kind in SHIFTS and shift.operands == (s_val, m_val)
 
 
 def _mbarrier_bytes(p: Plan, stages: int) -> int:

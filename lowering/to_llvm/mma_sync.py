@@ -288,7 +288,7 @@ class MmaEmitter:
                 first = ib * self.mt * n8_2 * 4
                 into, into_first = acc2, first
                 if direct:
-                    self._rescale_direct(ib, first, n8_2, partials)
+                    self._rescale(ib, first, n8_2, partials)
                 elif online:
                     into, into_first = b.alloca(f32, self.mt * n8_2 * 4), 0
                     for e in range(self.mt * n8_2 * 4):
@@ -318,7 +318,11 @@ class MmaEmitter:
                             for e in range(4):
                                 b.store(b.extract(res, e, f32), ptrs[e], 4)
                 if online and not direct:
-                    self._rescale_rows(ib, into, first, n8_2, maxima, partials)
+                    weights: list[list[SSAValue]] = []
+                    for i, step_max in enumerate(maxima):
+                        m_new = self._advance_maxima(ib, i, step_max)
+                        weights.append([b.exp(b.fsub(step_max[h], m_new[h])) for h in (0, 1)])
+                    self._rescale(ib, first, n8_2, partials, (into, weights))
 
     def _row_max(self, value: Callable[[int, int], SSAValue], n8: int) -> SSAValue:
         """The maximum of one accumulator row (its n8 x 2 elements in each lane of a quad)."""
@@ -345,10 +349,17 @@ class MmaEmitter:
             out.append(m_new)
         return out
 
-    def _rescale_direct(
-        self, ib: int, first: int, n8_2: int, partials: list[list[SSAValue]]
+    def _rescale(
+        self,
+        ib: int,
+        first: int,
+        n8_2: int,
+        partials: list[list[SSAValue]],
+        step: tuple[SSAValue, list[list[SSAValue]]] | None = None,
     ) -> None:
-        """O <- O exp(M - M') and l <- l exp(M - M') + sum(e), before e V adds to O."""
+        """O <- O exp(M - M') and l <- l exp(M - M') + sum(e), before e V adds to O (the
+        direct form); with `step` (this step's e V, and exp(m - M') per row), O and the sum
+        of e are added weighted instead, as accum_rescale does."""
         b = self.b
         k = self.k
         acc2 = k.acc_slots[k.plan.matmuls[self.mm.chain_next].op]
@@ -356,47 +367,19 @@ class MmaEmitter:
         for i in range(self.mt):
             for h in range(2):
                 keep = self._keep[(i, h)]
+                w = step[1][i][h] if step is not None else None
                 if sums is not None:
                     slot = b.slot(sums, (ib * self.mt + i) * 2 + h, f32)
-                    b.store(b.fma(b.load(f32, slot, 4), keep, partials[i][h]), slot, 4)
-                for jj in range(n8_2):
-                    for c in range(2):
-                        o_slot = b.slot(acc2, first + (i * n8_2 + jj) * 4 + 2 * h + c, f32)
-                        b.store(b.fmul(b.load(f32, o_slot, 4), keep), o_slot, 4)
-
-    def _rescale_rows(
-        self,
-        ib: int,
-        step: SSAValue,
-        first: int,
-        n8_2: int,
-        maxima: list[list[SSAValue]],
-        partials: list[list[SSAValue]],
-    ) -> None:
-        """Folds one iteration into the online chain's registers (O, row sums, maxima)."""
-        b = self.b
-        k = self.k
-        acc2 = k.acc_slots[self.k.plan.matmuls[self.mm.chain_next].op]
-        sums = k.rowsum_slots.get(self.mm.op)
-        running = k.rowmax_slots[self.mm.op]
-        for i in range(self.mt):
-            for h in range(2):
-                r = (ib * self.mt + i) * 2 + h
-                m_slot = b.slot(running, r, f32)
-                m_old = b.load(f32, m_slot, 4)
-                m_new = b.fmax(m_old, maxima[i][h])
-                keep = b.exp(b.fsub(m_old, m_new))
-                w = b.exp(b.fsub(maxima[i][h], m_new))
-                b.store(m_new, m_slot, 4)
-                if sums is not None:
-                    slot = b.slot(sums, r, f32)
-                    b.store(b.fma(partials[i][h], w, b.fmul(b.load(f32, slot, 4), keep)), slot, 4)
+                    add = partials[i][h] if w is None else b.fmul(partials[i][h], w)
+                    b.store(b.fma(b.load(f32, slot, 4), keep, add), slot, 4)
                 for jj in range(n8_2):
                     for c in range(2):
                         e = (i * n8_2 + jj) * 4 + 2 * h + c
                         o_slot = b.slot(acc2, first + e, f32)
-                        x = b.load(f32, b.slot(step, e, f32), 4)
-                        b.store(b.fma(x, w, b.fmul(b.load(f32, o_slot, 4), keep)), o_slot, 4)
+                        o = b.fmul(b.load(f32, o_slot, 4), keep)
+                        if step is not None and w is not None:  # both or neither
+                            o = b.fma(b.load(f32, b.slot(step[0], e, f32), 4), w, o)
+                        b.store(o, o_slot, 4)
 
     def rowmax_out(self, running: int) -> None:
         """After the loop: an online chain's running maxima to the accum_max tile (every

@@ -633,9 +633,8 @@ class Search:
             if found:
                 built.append((min(found, key=lambda f: (f.seconds, f.text)), source))
         # a split pair is two kernels: only where the search may use that many. Built at
-        # the program's own shapes also where a small member is searched, as a pair does
-        # not carry back (`retile` re-cuts a kernel by the patterns of its own layout rules,
-        # which take no key split of one softmax).
+        # the program's own shapes also where a small member is searched: what carries
+        # back from there is what the small member's search kept, which need not be a pair.
         if self.options.max_kernel_ops >= 2:
             for pair in online_split_candidates(program, self.options.target):
                 found_pair = self._priced(restore(pair))
