@@ -1,6 +1,6 @@
 """Attention past the benchmark shapes: head dim 128 and long key sequences.
 
-    python3 benchmarks/attention_gpu.py [--found DIR] [--samples N]
+    python3 benchmarks/attention_gpu.py [--found DIR] [--samples N] [--matmuls LIST]
         [--append benchmarks/RESULTS.md]
 
 Each file of DIR (default benchmarks/found_attention) holds, as @ugraph, the μGraph the
@@ -10,7 +10,8 @@ keys, read from its signature (Q: BH x N x D, K: BH x D x KV, V: BH x KV x D). E
 built for this GPU, checked against the program in float64 on fresh inputs with its
 outputs poisoned, and timed beside SDPA's FlashAttention kernel (K stored (BH, KV, D), as
 it reads it) and torch.compile of the program, in one process by one method
-(docs/MEASURING.md). Needs a GPU and torch.
+(docs/MEASURING.md). `--matmuls auto,wgmma` builds and times each μGraph once per matmul
+strategy (`plan-ugraph`'s option), side by side. Needs a GPU and torch.
 """
 
 from __future__ import annotations
@@ -34,7 +35,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--found", type=Path, default=HERE / "found_attention")
     ap.add_argument("--samples", type=int, default=30)
     ap.add_argument("--append", metavar="MD", help="append the table to this Markdown file")
+    ap.add_argument(
+        "--matmuls", default="auto", help="matmul strategies to build with, comma-separated"
+    )
     args = ap.parse_args(argv)
+    from mirage.lowering.optimize.matmul_plan import check_matmuls
+
+    strategies = args.matmuls.split(",")
+    try:
+        for strategy in strategies:
+            check_matmuls(strategy)
+    except ValueError as e:
+        print(f"attention_gpu.py: error: --matmuls: {e}", file=sys.stderr)
+        return 1
     files = sorted(args.found.glob("*.mlir"))
     if not files:
         print(f"attention_gpu.py: error: no .mlir files in {args.found}", file=sys.stderr)
@@ -66,7 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     method = TimingMethod(samples=args.samples)
     bandwidth = measure_copy_bandwidth()
     device = torch.cuda.get_device_name()
-    cols = ["shape (BH x N x D, KV)", "ours µs", "SDPA flash µs", "torch.compile µs"]
+    cols = ["shape (BH x N x D, KV)"]
+    cols += [f"ours µs ({s})" if len(strategies) > 1 else "ours µs" for s in strategies]
+    cols += ["SDPA flash µs", "torch.compile µs"]
     cols += ["speedup over SDPA flash", "ours TFLOP/s", "floor µs", "rel. error", "ours"]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for path in files:
@@ -76,15 +91,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         label = f"{bh} x {n} x {d}, {kv}"
         sizes = ((bh, n, d), (bh, d, kv), (bh, kv, d))
         kernels = sum(op.kind == "graph" for op in graph.ops)
-        built = compile_function(func, default_arch())
-        loaded = load(built)
 
         def reference(inputs: Sequence[Any]) -> list[Any]:
             q, k, v = (torch.from_numpy(x).cuda() for x in inputs)
             return [gqa(q, k, v).cpu().numpy()]
 
-        err = check_program(loaded, reference)
-        ours = time_program(loaded, method).median_us if err <= MAX_REL_ERR else None
+        timed: list[float | None] = []
+        err = 0.0
+        for strategy in strategies:
+            loaded = load(compile_function(func, default_arch(), matmuls=strategy))
+            one = check_program(loaded, reference)
+            err = max(err, one) if math.isfinite(one) else one
+            timed.append(time_program(loaded, method).median_us if one <= MAX_REL_ERR else None)
+        ours = min((t for t in timed if t is not None), default=None)
         gen = torch.Generator(device="cuda").manual_seed(0)
         q, k_t, v = (
             (torch.rand(s, generator=gen, device="cuda") - 0.5).to(torch.float16) for s in sizes
@@ -108,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         floor = nbytes / bandwidth * 1e6
         cells = [
             label,
-            "" if ours is None else f"{ours:.2f}",
+            *("" if t is None else f"{t:.2f}" for t in timed),
             "" if flash is None else f"{flash:.2f}",
             f"{compiled:.2f}",
             "" if ours is None or flash is None else f"{flash / ours:.2f}x",

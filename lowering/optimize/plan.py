@@ -562,13 +562,14 @@ class Planner:
             [and accum_max(m)]
 
         S, m, e, O' and s never leave registers: each warp holds whole rows of S (warps
-        split batch and m16 tiles only), takes the row maxima with quad shuffles, computes
-        e into the A fragments of the second matmul, and keeps O, the row sums and the
-        running maxima in registers across the loop (mma.sync only)."""
+        split batch and m16 tiles only, warpgroups batch and m64 tiles on wgmma), takes
+        the row maxima with quad shuffles, computes e into the A fragments of the second
+        matmul, and keeps O, the row sums and the running maxima in registers across the
+        loop."""
         p = self.plan
         g = p.graph
         for m1 in p.matmuls.values():
-            if m1.strategy != matmul_plan.MMA_SYNC or m1.chain_next >= 0 or m1.chain_prev >= 0:
+            if not m1.tensor_core or m1.chain_next >= 0 or m1.chain_prev >= 0:
                 continue
             if self._producer_index(m1.result) >= g.loop_end or m1.n % 16:
                 continue
@@ -628,8 +629,19 @@ class Planner:
                 j not in chain_ops and j not in rescale_ops and j not in running for j, _ in m_uses
             ):
                 continue
+            # any e but exp(S - m) keeps the step's e V apart: registers of its own
             extra = 0 if _exp_of_shift(g, s_val, m_val, e) else math.ceil(m2.n / 8) * 4
-            parts = self._mma_chain_parts(m1, m2, extra=extra)
+            if m1.wgmma:
+                parts = matmul_plan.wgmma_chain_parts(
+                    matmul_plan.warpgroups(p.threads),
+                    math.prod(m1.batch),
+                    m1.m,
+                    m1.n,
+                    m2.n,
+                    MAX_ACC_REGISTERS - extra,
+                )
+            else:
+                parts = self._mma_chain_parts(m1, m2, extra=extra)
             if parts is None:
                 continue
             m1.parts = m2.parts = parts

@@ -791,8 +791,10 @@ class KernelEmitter:
 
     def _t_rowmax(self, task: Task) -> None:
         mm = self.plan.matmuls[task.op]
-        assert not mm.wgmma, "online chains run on mma.sync"
-        mma_sync.MmaEmitter(self, mm).rowmax_out(task.writes[0])
+        if mm.wgmma:
+            wgmma.WgmmaEmitter(self, mm).rowmax_out(task.writes[0])
+        else:
+            mma_sync.MmaEmitter(self, mm).rowmax_out(task.writes[0])
 
     def _t_materialize(self, task: Task) -> None:
         mm = self.plan.matmuls[task.op]

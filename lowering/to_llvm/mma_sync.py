@@ -17,6 +17,7 @@ from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.plan import MatmulPlan, online_direct
 from mirage.lowering.to_llvm.emitter import MatmulKernel
 from mirage.lowering.to_llvm.llvm_builder import Int, broadcast_coords, row_major_coords
+from mirage.lowering.to_llvm.online_rows import OnlineRows
 
 
 def a_fragment(
@@ -75,8 +76,6 @@ class MmaEmitter:
         self.bt, self.mt, self.nt, self.kt = mm.tiles
         self.m16 = math.ceil(mm.m / 16)
         self.n8 = math.ceil(mm.n / 8)
-        self._keep: dict[tuple[int, int], SSAValue] = {}
-        """exp(M - M') of each (m16 tile, row half) of the current online-chain step."""
         del g
 
     def _batchrow_major_coords(self, ib: Int) -> list[Int]:
@@ -216,9 +215,8 @@ class MmaEmitter:
         """S = A B on tensor cores, its epilogue e = f(S) in registers, then O += e V with
         e's fragments as the A operand (the C and A layouts of m16n8k16 coincide), and the
         row sums of e accumulated in registers. In an online chain (`rowmax`), e = f(S, m)
-        with m the row maxima of S (quad shuffles: a row's fragments are in one quad), and
-        O, the row sums and the running maxima M are rescaled as accum_rescale does:
-        x <- x exp(M - M') + x_step exp(m - M'), M' = max(M, m)."""
+        with m the row maxima of S, and O, the row sums and the running maxima M are
+        rescaled as accum_rescale does (`online_rows`)."""
         b = self.b
         k = self.k
         m1 = self.mm
@@ -231,6 +229,7 @@ class MmaEmitter:
         second = MmaEmitter(k, m2)
         n8 = m1.n // 8
         n8_2 = math.ceil(m2.n / 8)
+        rows = OnlineRows(k, m1, self.mt, n8_2)
         acc2 = k.acc_slots[m2.op]
         sums = k.rowsum_slots.get(m1.op)
         lane = k.lane
@@ -253,11 +252,14 @@ class MmaEmitter:
                 maxima: list[list[SSAValue]] = []
                 for i, mtile in enumerate(mtiles):
                     partial = [b.f32(0.0), b.f32(0.0)]
-                    row_max = [
-                        self._row_max(lambda j, c, h=h, i=i: s_at(i, j, h, c), n8) for h in (0, 1)
-                    ]
+                    row_max: list[SSAValue] = []
+                    if online:
+                        row_max = [
+                            rows.row_max(lambda j, c, h=h, i=i: s_at(i, j, h, c), n8)
+                            for h in (0, 1)
+                        ]
                     if direct:  # e against the running maxima: O and l rescaled first
-                        row_max = self._advance_maxima(ib, i, row_max)
+                        row_max = rows.advance(ib, i, row_max)
                     maxima.append(row_max)
                     for j in range(n8):
                         for h in range(2):
@@ -281,14 +283,15 @@ class MmaEmitter:
                     partials.append(partial)
                     if sums is not None and not online:
                         for h in range(2):
-                            slot = b.slot(sums, (ib * self.mt + i) * 2 + h, f32)
+                            slot = b.slot(sums, rows.row(ib, i, h), f32)
                             b.store(b.fadd(b.load(f32, slot, 4), partial[h]), slot, 4)
                 # O += e V (online: this step's e V apart, rescaled into O below), k walking
                 # e's columns 16 at a time
                 first = ib * self.mt * n8_2 * 4
                 into, into_first = acc2, first
                 if direct:
-                    self._rescale(ib, first, n8_2, partials)
+                    for i in range(self.mt):
+                        rows.rescale(ib, i, partials[i])
                 elif online:
                     into, into_first = b.alloca(f32, self.mt * n8_2 * 4), 0
                     for e in range(self.mt * n8_2 * 4):
@@ -318,68 +321,9 @@ class MmaEmitter:
                             for e in range(4):
                                 b.store(b.extract(res, e, f32), ptrs[e], 4)
                 if online and not direct:
-                    weights: list[list[SSAValue]] = []
                     for i, step_max in enumerate(maxima):
-                        m_new = self._advance_maxima(ib, i, step_max)
-                        weights.append([b.exp(b.fsub(step_max[h], m_new[h])) for h in (0, 1)])
-                    self._rescale(ib, first, n8_2, partials, (into, weights))
-
-    def _row_max(self, value: Callable[[int, int], SSAValue], n8: int) -> SSAValue:
-        """The maximum of one accumulator row (its n8 x 2 elements in each lane of a quad)."""
-        b = self.b
-        best = value(0, 0)
-        for j in range(n8):
-            for c in range(2):
-                if j or c:
-                    best = b.fmax(best, value(j, c))
-        best = b.fmax(best, b.shfl_bfly(best, 1))
-        return b.fmax(best, b.shfl_bfly(best, 2))
-
-    def _advance_maxima(self, ib: int, i: int, step_max: list[SSAValue]) -> list[SSAValue]:
-        """M' = max(M, m) for both rows of m16 tile i; keeps exp(M - M') for the rescale."""
-        b = self.b
-        running = self.k.rowmax_slots[self.mm.op]
-        out: list[SSAValue] = []
-        for h in range(2):
-            m_slot = b.slot(running, (ib * self.mt + i) * 2 + h, f32)
-            m_old = b.load(f32, m_slot, 4)
-            m_new = b.fmax(m_old, step_max[h])
-            self._keep[(i, h)] = b.exp(b.fsub(m_old, m_new))
-            b.store(m_new, m_slot, 4)
-            out.append(m_new)
-        return out
-
-    def _rescale(
-        self,
-        ib: int,
-        first: int,
-        n8_2: int,
-        partials: list[list[SSAValue]],
-        step: tuple[SSAValue, list[list[SSAValue]]] | None = None,
-    ) -> None:
-        """O <- O exp(M - M') and l <- l exp(M - M') + sum(e), before e V adds to O (the
-        direct form); with `step` (this step's e V, and exp(m - M') per row), O and the sum
-        of e are added weighted instead, as accum_rescale does."""
-        b = self.b
-        k = self.k
-        acc2 = k.acc_slots[k.plan.matmuls[self.mm.chain_next].op]
-        sums = k.rowsum_slots.get(self.mm.op)
-        for i in range(self.mt):
-            for h in range(2):
-                keep = self._keep[(i, h)]
-                w = step[1][i][h] if step is not None else None
-                if sums is not None:
-                    slot = b.slot(sums, (ib * self.mt + i) * 2 + h, f32)
-                    add = partials[i][h] if w is None else b.fmul(partials[i][h], w)
-                    b.store(b.fma(b.load(f32, slot, 4), keep, add), slot, 4)
-                for jj in range(n8_2):
-                    for c in range(2):
-                        e = (i * n8_2 + jj) * 4 + 2 * h + c
-                        o_slot = b.slot(acc2, first + e, f32)
-                        o = b.fmul(b.load(f32, o_slot, 4), keep)
-                        if step is not None and w is not None:  # both or neither
-                            o = b.fma(b.load(f32, b.slot(step[0], e, f32), 4), w, o)
-                        b.store(o, o_slot, 4)
+                        weights = rows.step_weights(ib, i, step_max)
+                        rows.rescale(ib, i, partials[i], (into, i * n8_2 * 4, weights))
 
     def rowmax_out(self, running: int) -> None:
         """After the loop: an online chain's running maxima to the accum_max tile (every
@@ -391,29 +335,17 @@ class MmaEmitter:
         self._rows_out(self.k.rowsum_slots[self.mm.op], self.mm.rowsum, quad_sum=True)
 
     def _rows_out(self, slots: SSAValue, target: int, quad_sum: bool) -> None:
-        """One register per (m16 tile, row half) of each lane, to `target`'s tile (rows of
-        one column), by the first lane of each quad; `quad_sum`: added over the quad."""
-        b = self.b
         k = self.k
+        b = self.b
         mm = self.mm
-        lane = k.lane
         guard = b.icmp("ult", k.warp, self.used) if self.used < k.plan.warps else True
-        # shuffles need every lane of the warp: the guard comes after them
-        for ib in range(self.bt):
-            batch = self._batchrow_major_coords(ib)
-            mtiles, _ = self._tile_lists(0, self.mt, 0, 0)
-            for i, mtile in enumerate(mtiles):
-                for h in range(2):
-                    x = b.load(f32, b.slot(slots, (ib * self.mt + i) * 2 + h, f32), 4)
-                    if quad_sum:
-                        x = b.fadd(x, b.shfl_bfly(x, 1))
-                        x = b.fadd(x, b.shfl_bfly(x, 2))
-                    row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
-                    ok = b.and1(guard, b.icmp("eq", b.and_(lane, 3), 0))
-                    if mm.m % 16:
-                        ok = b.and1(ok, b.icmp("ult", row, mm.m))
-                    with b.if_(ok):
-                        k.store_tile(target, [*batch, row, 0], x)
+        mtiles, _ = self._tile_lists(0, self.mt, 0, 0)
+
+        def place(ib: int, i: int) -> tuple[list[Int], Int]:
+            return self._batchrow_major_coords(ib), b.mul(mtiles[i], 16)
+
+        rows = OnlineRows(k, mm, self.mt, 0)
+        rows.rows_out(slots, target, quad_sum, self.bt, place, guard, mm.m % 16)
 
     def materialize(self) -> None:
         """After the loop: register accumulators to their tile (plane = k split)."""

@@ -29,10 +29,11 @@ from mirage.dialects import nvvm
 from mirage.lowering.optimize import matmul_plan
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.matmul_plan import Descriptor, encode_descriptor
-from mirage.lowering.optimize.plan import MatmulPlan
+from mirage.lowering.optimize.plan import MatmulPlan, online_direct
 from mirage.lowering.to_llvm.emitter import MatmulKernel
 from mirage.lowering.to_llvm.llvm_builder import Int, broadcast_coords, row_major_coords
 from mirage.lowering.to_llvm.mma_sync import a_fragment
+from mirage.lowering.to_llvm.online_rows import OnlineRows
 
 WARPS_PER_GROUP = 4
 
@@ -216,13 +217,19 @@ class WgmmaEmitter:
         """S = A B (one instruction of all n1 columns a k16 step), its epilogue e = f(S) in
         registers, then O += e V with e's registers as the second matmul's A operand (the
         accumulator of m64nN is, per warp, that of N/8 m16n8 tiles, whose pairs packed are
-        the A fragment of m64k16), and e's row sums accumulated in registers."""
+        the A fragment of m64k16), and e's row sums accumulated in registers. In an online
+        chain (`rowmax`), e = f(S, m) with m the row maxima of S, and O, the row sums and
+        the running maxima are rescaled as accum_rescale does (`online_rows`), one m64 tile
+        at a time."""
         b = self.b
         k = self.k
         m1 = self.mm
         m2 = k.plan.matmuls[m1.chain_next]
         second = WgmmaEmitter(k, m2)
         assert self.width == m1.n, "the chain's first matmul is one instruction wide"
+        online = m1.rowmax >= 0
+        direct = online_direct(k.graph, m1)
+        rows = OnlineRows(k, m1, self.mt, second.nt)
         e_value = m1.target
         e_index = k.producer[e_value][0]
         e_dtype = k.graph.type_of(e_value).dtype
@@ -232,6 +239,7 @@ class WgmmaEmitter:
         lane = k.lane
         pack = nvvm.CvtF32x2ToBf16x2Op if e_dtype == "bf16" else nvvm.CvtF32x2ToF16x2Op
         padded = m1.m % matmul_plan.WGMMA_M != 0
+        n8 = m1.n // 8
         with b.if_(self._guard()):
             for ib in range(self.bt):
                 batch = self._batch(ib)
@@ -241,30 +249,48 @@ class WgmmaEmitter:
                     s = self._steps(batch, mtile, 0, [b.f32(0.0)] * (m1.n // 2))
                     s = self._wait(s)
                     m16 = b.add(b.mul(mtile, WARPS_PER_GROUP), self.wq)
+                    maxima: list[SSAValue] = []
+                    if online:
+                        maxima = [
+                            rows.row_max(lambda j, c, h=h, s=s: s[4 * j + 2 * h + c], n8)
+                            for h in (0, 1)
+                        ]
+                    if direct:  # e against the running maxima: O and l rescaled first
+                        maxima = rows.advance(ib, i, maxima)
                     packed: dict[tuple[int, int], SSAValue] = {}
                     partial = [b.f32(0.0), b.f32(0.0)]
-                    for j in range(m1.n // 8):
+                    for j in range(n8):
                         for h in range(2):
                             row = b.add(b.add(b.mul(m16, 16), b.lshr(lane, 2)), 8 * h)
                             pair: list[SSAValue] = []
                             for c in range(2):
                                 col = b.add(j * 8, b.add(b.mul(b.and_(lane, 3), 2), c))
-                                rd = k.reader({m1.result: s[4 * j + 2 * h + c]})
-                                x = rd.apply(e_index, [*batch, row, col])[e_result]
+                                known = {m1.result: s[4 * j + 2 * h + c]}
+                                if online:
+                                    known[m1.rowmax] = maxima[h]
+                                x = k.reader(known).apply(e_index, [*batch, row, col])[e_result]
                                 pair.append(x)
                                 if padded:  # rows past m repeat the last one: not summed
                                     ok = b.icmp("ult", row, m1.m)
                                     x = b.select(ok, x, b.f32(0.0))  # type: ignore[arg-type]
                                 partial[h] = b.fadd(partial[h], x)
                             packed[(j, h)] = b._r(pack(pair[0], pair[1]))  # pyright: ignore[reportPrivateUsage]
-                    if sums is not None:
+                    if sums is not None and not online:
                         for h in range(2):
-                            slot = b.slot(sums, (ib * self.mt + i) * 2 + h, f32)
+                            slot = b.slot(sums, rows.row(ib, i, h), f32)
                             b.store(b.fadd(b.load(f32, slot, 4), partial[h]), slot, 4)
-                    # O += e V: k walks e's columns 16 at a time, from registers
-                    first = second._slot(ib, i, 0)  # pyright: ignore[reportPrivateUsage]
+                    if direct:
+                        rows.rescale(ib, i, partial)
+                    # O += e V: k walks e's columns 16 at a time, from registers (online and
+                    # not direct: this step's e V apart, rescaled into O after)
                     count = second.nt * 4
-                    ptrs = [b.slot(acc2, first + e, f32) for e in range(count)]
+                    if online and not direct:
+                        into, first = b.alloca(f32, count), 0
+                        for e in range(count):
+                            b.store(b.f32(0.0), b.slot(into, e, f32), 4)
+                    else:
+                        into, first = acc2, second._slot(ib, i, 0)  # pyright: ignore[reportPrivateUsage]
+                    ptrs = [b.slot(into, first + e, f32) for e in range(count)]
                     for c2 in range(second.nt * 8 // second.width):
                         part = ptrs[c2 * second.width // 2 : (c2 + 1) * second.width // 2]
                         acc = [b.load(f32, q, 4) for q in part]
@@ -288,30 +314,30 @@ class WgmmaEmitter:
                     done = self._wait([b.load(f32, q, 4) for q in ptrs])
                     for q, x in zip(ptrs, done, strict=True):
                         b.store(x, q, 4)
+                    if online and not direct:
+                        weights = rows.step_weights(ib, i, maxima)
+                        rows.rescale(ib, i, partial, (into, 0, weights))
+
+    def rowmax_out(self, running: int) -> None:
+        """After the loop: an online chain's running maxima to the accum_max tile (every
+        lane of a quad holds its row's)."""
+        self._rows_out(self.k.rowmax_slots[self.mm.op], running, quad_sum=False)
 
     def rowsum_out(self) -> None:
         """After the loop: each quad of lanes adds its row sums of the chain's e and writes
         them (every lane shuffles; the writes are guarded)."""
+        self._rows_out(self.k.rowsum_slots[self.mm.op], self.mm.rowsum, quad_sum=True)
+
+    def _rows_out(self, slots: SSAValue, target: int, quad_sum: bool) -> None:
         b = self.b
-        k = self.k
-        mm = self.mm
-        sums = k.rowsum_slots[mm.op]
-        lane = k.lane
-        guard = self._guard()
-        for ib in range(self.bt):
-            batch = self._batch(ib)
-            for i in range(self.mt):
-                m16 = b.add(b.mul(self._mtile(i), WARPS_PER_GROUP), self.wq)
-                for h in range(2):
-                    x = b.load(f32, b.slot(sums, (ib * self.mt + i) * 2 + h, f32), 4)
-                    x = b.fadd(x, b.shfl_bfly(x, 1))
-                    x = b.fadd(x, b.shfl_bfly(x, 2))
-                    row = b.add(b.add(b.mul(m16, 16), b.lshr(lane, 2)), 8 * h)
-                    ok = b.and1(guard, b.icmp("eq", b.and_(lane, 3), 0))
-                    if mm.m % matmul_plan.WGMMA_M:
-                        ok = b.and1(ok, b.icmp("ult", row, mm.m))
-                    with b.if_(ok):
-                        k.store_tile(mm.rowsum, [*batch, row, 0], x)
+
+        def place(ib: int, i: int) -> tuple[list[Int], Int]:
+            m16 = b.add(b.mul(self._mtile(i), WARPS_PER_GROUP), self.wq)
+            return self._batch(ib), b.mul(m16, 16)
+
+        rows = OnlineRows(self.k, self.mm, self.mt, 0)
+        pad = self.mm.m % matmul_plan.WGMMA_M
+        rows.rows_out(slots, target, quad_sum, self.bt, place, self._guard(), pad)
 
     def materialize(self) -> None:
         """After the loop: the register accumulator to its tile."""

@@ -1,6 +1,7 @@
 """The wgmma matmul strategy on a GPU (sm_90a): plain matmuls of several m, n, k (not the
 benchmarks' shapes), a matmul with a fused epilogue, batched and running-maximum forms, a
-matmul -> exp -> matmul chain through registers, and the rmsnorm_linear, gqa and qknorm
+matmul -> exp -> matmul chain through registers, online-softmax chains (e against the
+running maxima, split-KV, a scaled e, head dim 128), and the rmsnorm_linear, gqa and qknorm
 μGraphs the search found, built with `matmuls=wgmma`, run on
 fresh random inputs with outputs poisoned, against float64 (skipped without an sm_90
 device)."""
@@ -32,6 +33,10 @@ CASES = [
     (WGMMA, "epilogue", "cp-async"),
     (WGMMA, "batched_max", "cp-async"),
     (DATA / "chain.mlir", "chain", "cp-async"),
+    (DATA / "online_chain.mlir", "online_rows64", "tma"),
+    (DATA / "online_chain.mlir", "online_split", "tma"),
+    (DATA / "online_chain.mlir", "online_scaled", "cp-async"),
+    (DATA / "online_chain.mlir", "online_d128", "tma"),
     (TMA, "stream", "tma"),
     (TMA, "running_max", "tma"),
     (FOUND / "rmsnorm_linear_b1.mlir", "ugraph", "tma"),
