@@ -27,7 +27,7 @@ from mirage.lowering.optimize.matmul_plan import (
     decode_descriptor,
     encode_descriptor,
 )
-from mirage.lowering.optimize.plan import Plan, plan_graph_op
+from mirage.lowering.optimize.plan import Plan, online_direct, plan_graph_op
 from mirage.lowering.to_llvm.llvm_builder import Builder
 from mirage.lowering.to_llvm.tile_loads import swizzled_offset
 from mirage.lowering.to_llvm.wgmma import descriptor_words
@@ -267,6 +267,40 @@ def test_chain_on_wgmma() -> None:
     assert matmul_plan.wgmma_chain_parts(1, 1, 64, 256, 64, 96) is None
     assert matmul_plan.wgmma_chain_parts(2, 2, 64, 64, 64, 96) == (2, 1, 1, 1)
     assert matmul_plan.wgmma_chain_parts(1, 4, 64, 64, 64, 96) is None  # 4 x 32 registers
+
+
+@pytest.mark.parametrize(
+    ("func", "kernel", "tiles", "direct"),
+    [
+        ("online_rows64", 0, (1, 1, 8, 2), True),
+        ("online_rows48", 0, (1, 1, 4, 2), True),
+        ("online_rows128", 0, (1, 2, 8, 3), True),
+        ("online_split", 0, (1, 1, 8, 2), True),
+        ("online_scaled", 0, (1, 1, 8, 2), False),
+        ("online_d128", 0, (1, 1, 8, 8), True),
+    ],
+)
+def test_online_chain_on_wgmma(
+    func: str, kernel: int, tiles: tuple[int, ...], direct: bool
+) -> None:
+    """FlashAttention's loop on wgmma: one chain task, S, m, e and O in registers, the
+    warpgroup holding whole rows (its m64 tiles; 48 rows padded to one)."""
+    p = _plan(DATA / "online_chain.mlir", func, "wgmma", loads="tma", kernel=kernel)
+    m1, m2 = sorted(p.matmuls.values(), key=lambda mm: mm.op)
+    assert (m1.strategy, m2.strategy) == ("wgmma", "wgmma")
+    assert m1.chain_next == m2.op and m1.rowmax >= 0 and m1.rowsum >= 0
+    assert m1.parts == m2.parts == (1, 1, 1, 1) and m1.tiles == tiles
+    assert [t.kind for t in p.loop] == ["chain"] and p.barriers == 1
+    assert not p.rescale_max and not p.remarks
+    assert online_direct(p.graph, m1) == direct
+    assert ("rowmax" in [t.kind for t in p.post]) == (func == "online_split")
+
+
+def test_online_chain_on_wgmma_leaves_room_for_the_step_product() -> None:
+    """A scaled e keeps the step's e V apart (n2 / 2 registers more a thread): where O and
+    that would not fit, the loop keeps its tiles."""
+    assert matmul_plan.wgmma_chain_parts(1, 1, 64, 64, 128, 96) == (1, 1, 1, 1)
+    assert matmul_plan.wgmma_chain_parts(1, 1, 64, 64, 128, 96 - 64) is None
 
 
 def test_unknown_matmuls_is_an_error() -> None:

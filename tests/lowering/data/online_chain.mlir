@@ -169,3 +169,55 @@ func.func @online_d128(%0: tensor<2x64x128xf16>, %1: tensor<2x128x256xf16>, %2: 
   func.return %3 : tensor<2x64x128xf16>
 }
 
+
+// online_rows48: 48-row tiles over one warpgroup (wgmma pads them to its m64; mma.sync's
+// four warps cannot hold whole rows of three m16 tiles), 32 keys a step
+func.func @online_rows48(%0: tensor<2x96x32xf16>, %1: tensor<2x32x128xf16>, %2: tensor<2x128x32xf16>) -> tensor<2x96x32xf16> {
+  %3 = kernel.graph(%0, %1, %2) grid [2, 2, 1] block [128, 1, 1] forloop 4 : (tensor<2x96x32xf16>, tensor<2x32x128xf16>, tensor<2x128x32xf16>) -> tensor<2x96x32xf16> {
+  ^bb0(%4: tensor<2x96x32xf16>, %5: tensor<2x32x128xf16>, %6: tensor<2x128x32xf16>):
+    %7, %8 = block.for_loop : tensor<1x48x32xf32>, tensor<1x48x1xf32> {
+      %9 = block.input %4 imap [1, 0, -1] : tensor<2x96x32xf16> -> tensor<1x48x32xf16>
+      %10 = block.input %5 imap [-1, 0, -1] forloop_dim 2 : tensor<2x32x128xf16> -> tensor<1x32x32xf16>
+      %11 = block.input %6 imap [-1, 0, -1] forloop_dim 1 : tensor<2x128x32xf16> -> tensor<1x32x32xf16>
+      %12 = block.matmul %9, %10 : tensor<1x48x32xf16>, tensor<1x32x32xf16> -> tensor<1x48x32xf32>
+      %13 = block.reduce_max %12 dim 2 : tensor<1x48x32xf32> -> tensor<1x48x1xf32>
+      %14 = block.sub %12, %13 : tensor<1x48x32xf32>, tensor<1x48x1xf32> -> tensor<1x48x32xf32>
+      %15 = block.exp %14 : tensor<1x48x32xf32> -> tensor<1x48x32xf16>
+      %16 = block.matmul %15, %11 : tensor<1x48x32xf16>, tensor<1x32x32xf16> -> tensor<1x48x32xf32>
+      %17 = block.reduce_sum %15 dim 2 : tensor<1x48x32xf16> -> tensor<1x48x1xf32>
+      %18 = block.accum_rescale %16, %13 : tensor<1x48x32xf32>, tensor<1x48x1xf32> -> tensor<1x48x32xf32>
+      %19 = block.accum_rescale %17, %13 : tensor<1x48x1xf32>, tensor<1x48x1xf32> -> tensor<1x48x1xf32>
+      block.yield %18, %19 : tensor<1x48x32xf32>, tensor<1x48x1xf32>
+    }
+    %20 = block.div %7, %8 : tensor<1x48x32xf32>, tensor<1x48x1xf32> -> tensor<1x48x32xf32>
+    %21 = block.output %20 omap [1, 0, -1] : tensor<1x48x32xf32> -> tensor<2x96x32xf16>
+    block.return %21 : tensor<2x96x32xf16>
+  }
+  func.return %3 : tensor<2x96x32xf16>
+}
+
+// online_rows128: 128-row tiles, two m64 tiles a warpgroup (two m16 tiles a warp), 64
+// keys a step, head dim 48
+func.func @online_rows128(%0: tensor<2x256x48xf16>, %1: tensor<2x48x192xf16>, %2: tensor<2x192x48xf16>) -> tensor<2x256x48xf16> {
+  %3 = kernel.graph(%0, %1, %2) grid [2, 2, 1] block [128, 1, 1] forloop 3 : (tensor<2x256x48xf16>, tensor<2x48x192xf16>, tensor<2x192x48xf16>) -> tensor<2x256x48xf16> {
+  ^bb0(%4: tensor<2x256x48xf16>, %5: tensor<2x48x192xf16>, %6: tensor<2x192x48xf16>):
+    %7, %8 = block.for_loop : tensor<1x128x48xf32>, tensor<1x128x1xf32> {
+      %9 = block.input %4 imap [1, 0, -1] : tensor<2x256x48xf16> -> tensor<1x128x48xf16>
+      %10 = block.input %5 imap [-1, 0, -1] forloop_dim 2 : tensor<2x48x192xf16> -> tensor<1x48x64xf16>
+      %11 = block.input %6 imap [-1, 0, -1] forloop_dim 1 : tensor<2x192x48xf16> -> tensor<1x64x48xf16>
+      %12 = block.matmul %9, %10 : tensor<1x128x48xf16>, tensor<1x48x64xf16> -> tensor<1x128x64xf32>
+      %13 = block.reduce_max %12 dim 2 : tensor<1x128x64xf32> -> tensor<1x128x1xf32>
+      %14 = block.sub %12, %13 : tensor<1x128x64xf32>, tensor<1x128x1xf32> -> tensor<1x128x64xf32>
+      %15 = block.exp %14 : tensor<1x128x64xf32> -> tensor<1x128x64xf16>
+      %16 = block.matmul %15, %11 : tensor<1x128x64xf16>, tensor<1x64x48xf16> -> tensor<1x128x48xf32>
+      %17 = block.reduce_sum %15 dim 2 : tensor<1x128x64xf16> -> tensor<1x128x1xf32>
+      %18 = block.accum_rescale %16, %13 : tensor<1x128x48xf32>, tensor<1x128x1xf32> -> tensor<1x128x48xf32>
+      %19 = block.accum_rescale %17, %13 : tensor<1x128x1xf32>, tensor<1x128x1xf32> -> tensor<1x128x1xf32>
+      block.yield %18, %19 : tensor<1x128x48xf32>, tensor<1x128x1xf32>
+    }
+    %20 = block.div %7, %8 : tensor<1x128x48xf32>, tensor<1x128x1xf32> -> tensor<1x128x48xf32>
+    %21 = block.output %20 omap [1, 0, -1] : tensor<1x128x48xf32> -> tensor<2x256x48xf16>
+    block.return %21 : tensor<2x256x48xf16>
+  }
+  func.return %3 : tensor<2x256x48xf16>
+}
