@@ -1,7 +1,7 @@
 """Attention past the benchmark shapes: head dim 128 and long key sequences.
 
     python3 benchmarks/attention_gpu.py [--found DIR] [--samples N] [--matmuls LIST]
-        [--append benchmarks/RESULTS.md]
+        [--no-compile] [--append benchmarks/RESULTS.md]
 
 Each file of DIR (default benchmarks/found_attention) holds, as @ugraph, the μGraph the
 search found for the gqa program of benchmarks/torch_programs.py (exp(Q K) normalized by
@@ -38,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--matmuls", default="auto", help="matmul strategies to build with, comma-separated"
     )
+    ap.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
     args = ap.parse_args(argv)
     from mirage.lowering.optimize.matmul_plan import check_matmuls
 
@@ -120,8 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             except RuntimeError as e:  # flash refuses some head dims or dtypes
                 print(f"{label}: SDPA flash: {str(e).splitlines()[0]}", file=sys.stderr)
                 flash = None
-            torch._dynamo.reset()  # pyright: ignore[reportPrivateUsage]
-            compiled = measure_torch(gqa, [q, k_t, v], method, compile=True).median_us
+            compiled = None
+            if not args.no_compile:
+                torch._dynamo.reset()  # pyright: ignore[reportPrivateUsage]
+                compiled = measure_torch(gqa, [q, k_t, v], method, compile=True).median_us
         flops = 4 * bh * n * kv * d
         nbytes = 2 * (2 * bh * n * d + 2 * bh * kv * d)
         floor = nbytes / bandwidth * 1e6
@@ -129,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             label,
             *("" if t is None else f"{t:.2f}" for t in timed),
             "" if flash is None else f"{flash:.2f}",
-            f"{compiled:.2f}",
+            "" if compiled is None else f"{compiled:.2f}",
             "" if ours is None or flash is None else f"{flash / ours:.2f}x",
             "" if ours is None else f"{flops / ours / 1e6:.0f}",
             f"{floor:.2f}",
