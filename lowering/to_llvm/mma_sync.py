@@ -258,21 +258,28 @@ class MmaEmitter:
                             rows.row_max(lambda j, c, h=h, i=i: s_at(i, j, h, c), n8)
                             for h in (0, 1)
                         ]
+                    shifted = None
                     if direct:  # e against the running maxima: O and l rescaled first
                         row_max = rows.advance(ib, i, row_max)
+                        shifted = rows.shifted_exp(row_max)
                     maxima.append(row_max)
                     for j in range(n8):
                         for h in range(2):
                             row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
                             vals: list[SSAValue] = []
                             for c in range(2):
-                                col = b.add(b.add(j * 8, b.mul(b.and_(lane, 3), 2)), c)
-                                known = {m1.result: s_at(i, j, h, c)}
-                                if online:
-                                    known[m1.rowmax] = row_max[h]
-                                rd = k.reader(known)
-                                results = k.results_of(e_index)
-                                x = rd.apply(e_index, [*batch, row, col])[results.index(e_value)]
+                                if shifted is not None:
+                                    x = shifted(s_at(i, j, h, c), h)
+                                else:
+                                    col = b.add(b.add(j * 8, b.mul(b.and_(lane, 3), 2)), c)
+                                    known = {m1.result: s_at(i, j, h, c)}
+                                    if online:
+                                        known[m1.rowmax] = row_max[h]
+                                    rd = k.reader(known)
+                                    results = k.results_of(e_index)
+                                    x = rd.apply(e_index, [*batch, row, col])[
+                                        results.index(e_value)
+                                    ]
                                 vals.append(x)
                                 if m1.m % 16 == 0:
                                     partial[h] = b.fadd(partial[h], x)

@@ -16,7 +16,7 @@ from xdsl.ir import SSAValue
 
 from mirage.lowering.optimize.plan import MatmulPlan
 from mirage.lowering.to_llvm.emitter import MatmulKernel
-from mirage.lowering.to_llvm.llvm_builder import Int
+from mirage.lowering.to_llvm.llvm_builder import LOG2E, Int
 
 
 class OnlineRows:
@@ -65,6 +65,13 @@ class OnlineRows:
             b.store(m_new, m_slot, 4)
             out.append(m_new)
         return out
+
+    def shifted_exp(self, maxima: list[SSAValue]) -> Callable[[SSAValue, int], SSAValue]:
+        """exp(x - M) for the direct form's e, x of row half h: one fma and ex2 each
+        (x log2 e - M log2 e), M log2 e taken once a row."""
+        b = self.b
+        neg = [b.fmul(m, b.f32(-LOG2E)) for m in maxima]
+        return lambda x, h: b.ex2(b.fma(x, b.f32(LOG2E), neg[h]))
 
     def rescale(
         self,

@@ -255,8 +255,10 @@ class WgmmaEmitter:
                             rows.row_max(lambda j, c, h=h, s=s: s[4 * j + 2 * h + c], n8)
                             for h in (0, 1)
                         ]
+                    shifted = None
                     if direct:  # e against the running maxima: O and l rescaled first
                         maxima = rows.advance(ib, i, maxima)
+                        shifted = rows.shifted_exp(maxima)
                     packed: dict[tuple[int, int], SSAValue] = {}
                     partial = [b.f32(0.0), b.f32(0.0)]
                     for j in range(n8):
@@ -264,11 +266,14 @@ class WgmmaEmitter:
                             row = b.add(b.add(b.mul(m16, 16), b.lshr(lane, 2)), 8 * h)
                             pair: list[SSAValue] = []
                             for c in range(2):
-                                col = b.add(j * 8, b.add(b.mul(b.and_(lane, 3), 2), c))
-                                known = {m1.result: s[4 * j + 2 * h + c]}
-                                if online:
-                                    known[m1.rowmax] = maxima[h]
-                                x = k.reader(known).apply(e_index, [*batch, row, col])[e_result]
+                                if shifted is not None:
+                                    x = shifted(s[4 * j + 2 * h + c], h)
+                                else:
+                                    col = b.add(j * 8, b.add(b.mul(b.and_(lane, 3), 2), c))
+                                    known = {m1.result: s[4 * j + 2 * h + c]}
+                                    if online:
+                                        known[m1.rowmax] = maxima[h]
+                                    x = k.reader(known).apply(e_index, [*batch, row, col])[e_result]
                                 pair.append(x)
                                 if padded:  # rows past m repeat the last one: not summed
                                     ok = b.icmp("ult", row, m1.m)
