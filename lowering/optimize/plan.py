@@ -631,16 +631,12 @@ class Planner:
                 continue
             # any e but exp(S - m) keeps the step's e V apart: registers of its own
             extra = 0 if _exp_of_shift(g, s_val, m_val, e) else math.ceil(m2.n / 8) * 4
-            if m1.wgmma:
-                parts = matmul_plan.wgmma_chain_parts(
-                    matmul_plan.warpgroups(p.threads),
-                    math.prod(m1.batch),
-                    m1.m,
-                    m1.n,
-                    m2.n,
-                    MAX_ACC_REGISTERS - extra,
-                )
-            else:
+            parts = None
+            if m1.wgmma or self._online_on_wgmma(m1, m2):
+                parts = self._wgmma_online_parts(m1, m2, extra)
+                if parts is not None:
+                    m1.strategy = m2.strategy = matmul_plan.WGMMA
+            if parts is None and not m1.wgmma:
                 parts = self._mma_chain_parts(m1, m2, extra=extra)
             if parts is None:
                 continue
@@ -652,6 +648,35 @@ class Planner:
             p.virtual.update((s_val, m_val, *chain, m2.result))
             if sums:
                 p.virtual.add(self._result(sums[0][0]))
+
+    def _online_on_wgmma(self, m1: MatmulPlan, m2: MatmulPlan) -> bool:
+        """matmuls=auto runs an online chain on wgmma where the target has it, both
+        matmuls fit it and the rows fill whole m64 tiles: its loop measured 1.1-1.5x
+        faster than on mma.sync (attention at head dims 64 and 128, benchmarks/RESULTS.md),
+        while plain matmuls keep mma.sync. Fewer rows would pad wgmma's tile (16 rows: 4x
+        the tensor work)."""
+        if self.matmuls != matmul_plan.AUTO or m1.m % matmul_plan.WGMMA_M:
+            return False
+        g = self.plan.graph
+        for mm in (m1, m2):
+            ops = matmul_plan.Operands(
+                g.type_of(mm.a).dtype, g.type_of(mm.b).dtype, mm.batch, mm.m, mm.n, mm.k
+            )
+            if matmul_plan.misfit(matmul_plan.WGMMA, self.plan.target, ops, self.plan.threads):
+                return False
+        return True
+
+    def _wgmma_online_parts(
+        self, m1: MatmulPlan, m2: MatmulPlan, extra: int
+    ) -> tuple[int, int, int, int] | None:
+        return matmul_plan.wgmma_chain_parts(
+            matmul_plan.warpgroups(self.plan.threads),
+            math.prod(m1.batch),
+            m1.m,
+            m1.n,
+            m2.n,
+            MAX_ACC_REGISTERS - extra,
+        )
 
     def running_max(self, mm: MatmulPlan) -> int:
         """The accum_max of an online chain's row maximum (-1: none, or no online chain)."""
@@ -1011,7 +1036,13 @@ class Planner:
             for mm in p.matmuls.values()
             if mm.tensor_core and self.producer[mm.result][0] < p.graph.loop_end
         )
-        if p.streamed and flops / max(per_iteration, 1) >= COMPUTE_BOUND:
+        # an online chain's loop is one task: only a deeper ring overlaps its loads with
+        # its matmuls (128-row attention tiles: 1.3x over two blocks an SM of one stage,
+        # benchmarks/RESULTS.md)
+        chained = any(t.kind == "chain" for t in p.loop) and any(
+            mm.rowmax >= 0 for mm in p.matmuls.values()
+        )
+        if p.streamed and not chained and flops / max(per_iteration, 1) >= COMPUTE_BOUND:
             wanted = max(wanted, 2)
             candidates = [s for s in candidates if s <= 3] or candidates
         budget = limit // wanted
@@ -1210,7 +1241,17 @@ def plan_graph_op(
     try:
         return Planner(body, grid, block, loops, target, stages, loads, matmuls).run()
     except PlanError as e:
-        if matmul_plan.check_matmuls(matmuls) != matmul_plan.WGMMA:
+        asked = matmul_plan.check_matmuls(matmuls)
+        if asked == matmul_plan.AUTO:
+            # auto's online chains on wgmma (swizzled whole panels) may not fit where
+            # mma.sync's padded tiles do: plan the kernel on mma.sync then
+            try:
+                return Planner(
+                    body, grid, block, loops, target, stages, loads, matmul_plan.MMA_SYNC
+                ).run()
+            except PlanError:
+                raise e from None
+        if asked != matmul_plan.WGMMA:
             raise
         # wgmma's operand tiles (whole 128-byte panels) can need more shared memory than
         # the padded ones of mma.sync: the kernel falls back as a whole

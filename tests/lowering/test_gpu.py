@@ -31,6 +31,7 @@ CASES = [
     (DATA / "online_chain.mlir", "online_d128", 0.5),
     (DATA / "online_chain.mlir", "online_rows48", 1.0),
     (DATA / "online_chain.mlir", "online_rows128", 1.0),
+    (DATA / "online_chain.mlir", "online_wide", 0.5),
     (DATA / "ops.mlir", "layout", 1.0),
     (DATA / "wide_rows.mlir", "norm_chain", 1.0),
     (DATA / "wide_rows.mlir", "row_max_sum", 1.0),
@@ -53,15 +54,38 @@ CASES = [
 ]
 
 
+ONLINE = [
+    "online_rows64",
+    "online_split",
+    "online_scaled",
+    "online_d128",
+    "online_rows128",
+    "online_wide",
+]
+"""Online chains that matmuls=auto runs on wgmma on sm_90a: also built on mma.sync."""
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize(("path", "func", "scale"), CASES, ids=lambda c: str(c).rsplit("/", 1)[-1])
 def test_lowered_function_matches_float64(path: Path, func: str, scale: float) -> None:
+    _check(path, func, scale, "auto")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("func", ONLINE)
+def test_online_chain_on_mma_sync_matches_float64(func: str) -> None:
+    _check(DATA / "online_chain.mlir", func, 0.5, "mma-sync")
+
+
+def _check(path: Path, func: str, scale: float, matmuls: str) -> None:
     from mirage.lowering.ptx.compile import compile_function
     from mirage.lowering.runtime.gpu_run import default_arch, run_program
 
     f = get_func(parse_module(path.read_text()), func)
     graph = graph_from_func(f)
-    program = compile_function(f, default_arch())
+    program = compile_function(f, default_arch(), matmuls=matmuls)
+    if matmuls == "mma-sync":
+        assert "wgmma" not in program.ptx
     rng = np.random.default_rng(3)
     for _ in range(2):
         inputs = [

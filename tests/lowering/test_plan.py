@@ -27,7 +27,9 @@ def _graph_ops(path: Path, func: str) -> list[Op]:
     return [op for op in g.ops if op.kind == "graph"]
 
 
-def _plan(op: Op, arch: str = "sm_90a", stages: int | None = None) -> Plan:
+def _plan(
+    op: Op, arch: str = "sm_90a", stages: int | None = None, matmuls: str = "auto"
+) -> Plan:
     assert op.body is not None
     return plan_graph_op(
         op.body,
@@ -36,6 +38,7 @@ def _plan(op: Op, arch: str = "sm_90a", stages: int | None = None) -> Plan:
         op.int_attr("forloop_range"),
         target_for(arch),
         stages,
+        matmuls=matmuls,
     )
 
 
@@ -191,7 +194,7 @@ def test_online_softmax_loop_stays_in_registers(func: str, warps: tuple[int, ...
     """S, its row maxima, exp(S - m), e V and the row sums never get a tile: the loop is one
     chain task behind one barrier, and the accumulators reach their tiles after it."""
     op = _graph_ops(DATA / "online_chain.mlir", func)[0]
-    plan = _plan(op)
+    plan = _plan(op, matmuls="mma-sync")
     assert op.body is not None
     assert [t.kind for t in plan.loop] == ["chain"]
     assert plan.barriers == 1
@@ -209,6 +212,39 @@ def test_online_softmax_loop_stays_in_registers(func: str, warps: tuple[int, ...
     # e = exp(S - m) is taken against the running maxima (e V adds to O directly); any
     # other e keeps the step's e V apart and rescales it
     assert online_direct(op.body, first) == (func != "online_scaled")
+
+
+@pytest.mark.parametrize(
+    ("func", "arch", "strategy"),
+    [
+        ("online_rows64", "sm_90a", "wgmma"),
+        ("online_d128", "sm_90a", "wgmma"),
+        ("online_split", "sm_90a", "wgmma"),
+        ("online_rows128", "sm_90a", "wgmma"),
+        ("online_rows64", "sm_80", "mma-sync"),  # no wgmma there
+        ("online_ragged", "sm_90a", "mma-sync"),  # 96 threads: no whole warpgroup
+        ("online_batched", "sm_90a", "mma-sync"),  # 32 rows would pad wgmma's m64
+    ],
+)
+def test_auto_runs_online_chains_on_wgmma_where_it_can(func: str, arch: str, strategy: str) -> None:
+    """matmuls=auto: an online chain whose rows fill m64 tiles runs on wgmma on sm_90a,
+    elsewhere on mma.sync; either way the loop is one chain task."""
+    op = _graph_ops(DATA / "online_chain.mlir", func)[0]
+    plan = _plan(op, arch=arch)
+    assert [t.kind for t in plan.loop] == ["chain"]
+    assert {mm.strategy for mm in plan.matmuls.values()} == {strategy}
+    assert not plan.remarks
+
+
+def test_online_chain_loops_pipeline_their_loads() -> None:
+    """An online chain's loop is one task: its loads overlap its matmuls only through a
+    ring of stages, which the planner keeps even where the tensor work per byte would
+    otherwise ask for two blocks an SM."""
+    op = _graph_ops(DATA / "online_chain.mlir", "online_wide")[0]
+    for matmuls in ("auto", "mma-sync"):
+        plan = _plan(op, matmuls=matmuls)
+        assert [t.kind for t in plan.loop] == ["chain"]
+        assert plan.stages >= 2
 
 
 def test_online_softmax_without_whole_rows_per_warp_keeps_its_tiles() -> None:

@@ -39,6 +39,7 @@ CASES = [
     (DATA / "online_chain.mlir", "online_d128", "tma"),
     (DATA / "online_chain.mlir", "online_rows48", "tma"),
     (DATA / "online_chain.mlir", "online_rows128", "cp-async"),
+    (DATA / "online_chain.mlir", "online_wide", "tma"),
     (TMA, "stream", "tma"),
     (TMA, "running_max", "tma"),
     (FOUND / "rmsnorm_linear_b1.mlir", "ugraph", "tma"),

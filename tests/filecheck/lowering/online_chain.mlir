@@ -1,9 +1,10 @@
-// RUN: mirage-opt %S/../../lowering/data/online_chain.mlir -p plan-ugraph | FileCheck %s
-// RUN: mirage-opt %S/../../lowering/data/online_chain.mlir -t ptx | FileCheck %s --check-prefix=PTX
+// RUN: mirage-opt %S/../../lowering/data/online_chain.mlir -p 'plan-ugraph{matmuls=mma-sync}' | FileCheck %s
+// RUN: mirage-opt %S/../../lowering/data/online_chain.mlir -t 'ptx{matmuls=mma-sync}' | FileCheck %s --check-prefix=PTX
 // RUN: mirage-opt %S/../../lowering/data/online_chain.mlir -p 'plan-ugraph{matmuls=wgmma}' | FileCheck %s --check-prefix=WG
+// RUN: mirage-opt %S/../../lowering/data/online_chain.mlir -p plan-ugraph | FileCheck %s --check-prefix=AUTO
 // RUN: mirage-opt %S/../../lowering/data/online_chain.mlir -t 'ptx{matmuls=wgmma}' | FileCheck %s --check-prefix=WGPTX
 
-// Online softmax as FlashAttention runs it: S, its row maxima, exp(S - m), e V and the
+// Online softmax as FlashAttention runs it (here on mma.sync): S, its row maxima, exp(S - m), e V and the
 // row sums stay in registers; one chain task, one barrier per iteration; the running
 // maxima are registers too (no rescale tiles), written out only where accum_max asks.
 // CHECK-LABEL: func.func @online_rows64
@@ -64,3 +65,9 @@
 // WGPTX: bra.uni
 // WGPTX-NOT: mma.sync
 // WGPTX: st.shared
+
+// matmuls=auto on sm_90a: wgmma where the rows fill m64 tiles, mma.sync where they do not.
+// AUTO-LABEL: func.func @online_rows64
+// AUTO: #mirage.mma<wgmma.m64nNk16 warpgroups 1x1x1x1 chain,
+// AUTO-LABEL: func.func @online_batched
+// AUTO: #mirage.mma<mma.sync.m16n8k16 warps 2x1x1x1 chain,
