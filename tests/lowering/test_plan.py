@@ -27,9 +27,7 @@ def _graph_ops(path: Path, func: str) -> list[Op]:
     return [op for op in g.ops if op.kind == "graph"]
 
 
-def _plan(
-    op: Op, arch: str = "sm_90a", stages: int | None = None, matmuls: str = "auto"
-) -> Plan:
+def _plan(op: Op, arch: str = "sm_90a", stages: int | None = None, matmuls: str = "auto") -> Plan:
     assert op.body is not None
     return plan_graph_op(
         op.body,
