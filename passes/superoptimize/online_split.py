@@ -67,8 +67,7 @@ def online_split_candidates(program: Graph, target: Target) -> list[Graph]:
         if split is None:
             continue
         for grid, loops in _extents(body, pattern, split):
-            one = _priced(first, op, split, operand_types, grid, loops, target)
-            if one is not None:
+            for one in _instances(first, op, split, operand_types, grid, loops, target):
                 firsts.append((_seconds(one, operand_types, target), one, pattern))
     firsts.sort(key=lambda f: (f[0], repr(f[1])))
     n = len(program.args)
@@ -167,7 +166,7 @@ def _extents(
     return out
 
 
-def _priced(
+def _instances(
     first: Graph,
     op: Op,
     split: Pattern,
@@ -175,12 +174,17 @@ def _priced(
     grid: tuple[int, int, int],
     loops: int,
     target: Target,
-) -> Op | None:
+) -> list[Op]:
+    """The first kernel at these extents, one per block size that fits and lowers (more
+    warps a block: more query rows share each key tile it loads)."""
     structure = Op("graph", op.operands, first.output_types, op.attrs, first)
-    new = instantiate(structure, split, operand_types, grid, loops, BLOCK_SIZES[0])
-    if new is None or not check_fit(new, target).ok or lowered_facts(new, target) is None:
-        return None
-    return new
+    out: list[Op] = []
+    for block in BLOCK_SIZES:
+        new = instantiate(structure, split, operand_types, grid, loops, block)
+        if new is None or not check_fit(new, target).ok or lowered_facts(new, target) is None:
+            continue
+        out.append(new)
+    return out
 
 
 def _combine(first: Op, pattern: Pattern, target: Target) -> Op | None:
