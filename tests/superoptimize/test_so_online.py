@@ -339,6 +339,20 @@ def test_few_queries_over_many_keys_split_the_keys_over_the_grid_and_combine_by_
     np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)
 
 
+def test_split_pairs_share_key_tiles_among_more_query_rows_where_that_is_cheaper() -> None:
+    """The first kernel of a pair is priced at each block size: with 256 query rows a
+    batch-head and long keys, 256 threads (two warpgroups, 128 rows a block) load each key
+    tile for twice the rows of 128 threads, and the model takes them."""
+    shapes = ((12, 256, 128), (12, 128, 4096), (12, 4096, 128))
+    program = build(lambda b: _plain_attention(b, shapes, "f16"))
+    (pair, *_) = online_split_candidates(program, SM_90)
+    first = pair.ops[0]
+    assert first.ints_attr("block") == (256, 1, 1)
+    assert first.body is not None
+    q_tile = next(o for o in first.body.ops if o.kind == "input").results[0]
+    assert q_tile.shape[-2] >= 128
+
+
 def test_no_split_pair_where_ops_follow_the_weighted_sum() -> None:
     shapes = ((2, 16, 32), (2, 32, 4096), (2, 4096, 32))
 
