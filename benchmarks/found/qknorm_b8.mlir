@@ -1,6 +1,6 @@
 // qknorm_b8: the best μGraph the search found (benchmarks/search_bench.py --write)
 // target sm_90, max-kernel-ops 2, max-block-ops 11, seed 0
-// cost model: 28.12 us (the program: 181.85 us, not finite in f16 storage)
+// cost model: 20.66 us (the program: 181.85 us, not finite in f16 storage)
 // equivalent, unsound ops: accum_max, accum_rescale, accum_rescale of a square root, exp of a square root, reduce_max (59 random tests of the first 1 rows of one batch slice in Z_94905743 x Z_47452871; no error bound, these ops have stand-in rules)
 builtin.module {
   func.func @program(%0: tensor<16x256x64xf16>, %1: tensor<16x64x4096xf16>, %2: tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
@@ -18,13 +18,13 @@ builtin.module {
     func.return %13 : tensor<16x256x64xf16>
   }
   func.func @ugraph(%0: tensor<16x256x64xf16>, %1: tensor<16x64x4096xf16>, %2: tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
-    %3, %4, %5 = kernel.graph(%0, %1, %2) grid [16, 4, 4] block [128, 1, 1] forloop 8 : (tensor<16x256x64xf16>, tensor<16x64x4096xf16>, tensor<16x4096x64xf16>) -> (tensor<16x256x256xf32>, tensor<16x256x4xf32>, tensor<16x256x4xf32>) {
+    %3, %4, %5 = kernel.graph(%0, %1, %2) grid [16, 2, 4] block [256, 1, 1] forloop 8 : (tensor<16x256x64xf16>, tensor<16x64x4096xf16>, tensor<16x4096x64xf16>) -> (tensor<16x256x256xf32>, tensor<16x256x4xf32>, tensor<16x256x4xf32>) {
     ^bb0(%6: tensor<16x256x64xf16>, %7: tensor<16x64x4096xf16>, %8: tensor<16x4096x64xf16>):
-      %9, %10, %11 = block.for_loop : tensor<1x64x64xf32>, tensor<1x64x1xf32>, tensor<1x64x1xf32> {
-        %12 = block.input %6 imap [0, 1, -1] : tensor<16x256x64xf16> -> tensor<1x64x64xf16>
+      %9, %10, %11 = block.for_loop : tensor<1x128x64xf32>, tensor<1x128x1xf32>, tensor<1x128x1xf32> {
+        %12 = block.input %6 imap [0, 1, -1] : tensor<16x256x64xf16> -> tensor<1x128x64xf16>
         %13 = block.input %7 imap [0, -1, 2] forloop_dim 2 : tensor<16x64x4096xf16> -> tensor<1x64x128xf16>
         %14 = block.input %8 imap [0, -1, 1] forloop_dim 1 : tensor<16x4096x64xf16> -> tensor<1x128x64xf16>
-        %15 = block.rms_norm %12 : tensor<1x64x64xf16> -> tensor<1x64x64xf16>
+        %15 = block.rms_norm %12 : tensor<1x128x64xf16> -> tensor<1x128x64xf16>
         %16 = block.square %13 : tensor<1x64x128xf16> -> tensor<1x64x128xf32>
         %17 = block.reduce_sum %16 dim 1 : tensor<1x64x128xf32> -> tensor<1x1x128xf32>
         %18 = thread.fuse(%17) : (tensor<1x1x128xf32>) -> tensor<1x1x128xf32> {
@@ -34,20 +34,20 @@ builtin.module {
           thread.yield %21 : f32
         }
         %22 = block.div %13, %18 : tensor<1x64x128xf16>, tensor<1x1x128xf32> -> tensor<1x64x128xf16>
-        %23 = block.matmul %15, %22 : tensor<1x64x64xf16>, tensor<1x64x128xf16> -> tensor<1x64x128xf32>
-        %24 = block.reduce_max %23 dim 2 : tensor<1x64x128xf32> -> tensor<1x64x1xf32>
-        %25 = block.sub %23, %24 : tensor<1x64x128xf32>, tensor<1x64x1xf32> -> tensor<1x64x128xf32>
-        %26 = block.exp %25 : tensor<1x64x128xf32> -> tensor<1x64x128xf16>
-        %27 = block.matmul %26, %14 : tensor<1x64x128xf16>, tensor<1x128x64xf16> -> tensor<1x64x64xf32>
-        %28 = block.reduce_sum %26 dim 2 : tensor<1x64x128xf16> -> tensor<1x64x1xf32>
-        %29 = block.accum_rescale %27, %24 : tensor<1x64x64xf32>, tensor<1x64x1xf32> -> tensor<1x64x64xf32>
-        %30 = block.accum_rescale %28, %24 : tensor<1x64x1xf32>, tensor<1x64x1xf32> -> tensor<1x64x1xf32>
-        %31 = block.accum_max %24 : tensor<1x64x1xf32> -> tensor<1x64x1xf32>
-        block.yield %29, %30, %31 : tensor<1x64x64xf32>, tensor<1x64x1xf32>, tensor<1x64x1xf32>
+        %23 = block.matmul %15, %22 : tensor<1x128x64xf16>, tensor<1x64x128xf16> -> tensor<1x128x128xf32>
+        %24 = block.reduce_max %23 dim 2 : tensor<1x128x128xf32> -> tensor<1x128x1xf32>
+        %25 = block.sub %23, %24 : tensor<1x128x128xf32>, tensor<1x128x1xf32> -> tensor<1x128x128xf32>
+        %26 = block.exp %25 : tensor<1x128x128xf32> -> tensor<1x128x128xf16>
+        %27 = block.matmul %26, %14 : tensor<1x128x128xf16>, tensor<1x128x64xf16> -> tensor<1x128x64xf32>
+        %28 = block.reduce_sum %26 dim 2 : tensor<1x128x128xf16> -> tensor<1x128x1xf32>
+        %29 = block.accum_rescale %27, %24 : tensor<1x128x64xf32>, tensor<1x128x1xf32> -> tensor<1x128x64xf32>
+        %30 = block.accum_rescale %28, %24 : tensor<1x128x1xf32>, tensor<1x128x1xf32> -> tensor<1x128x1xf32>
+        %31 = block.accum_max %24 : tensor<1x128x1xf32> -> tensor<1x128x1xf32>
+        block.yield %29, %30, %31 : tensor<1x128x64xf32>, tensor<1x128x1xf32>, tensor<1x128x1xf32>
       }
-      %32 = block.output %9 omap [0, 1, 2] : tensor<1x64x64xf32> -> tensor<16x256x256xf32>
-      %33 = block.output %10 omap [0, 1, 2] : tensor<1x64x1xf32> -> tensor<16x256x4xf32>
-      %34 = block.output %11 omap [0, 1, 2] : tensor<1x64x1xf32> -> tensor<16x256x4xf32>
+      %32 = block.output %9 omap [0, 1, 2] : tensor<1x128x64xf32> -> tensor<16x256x256xf32>
+      %33 = block.output %10 omap [0, 1, 2] : tensor<1x128x1xf32> -> tensor<16x256x4xf32>
+      %34 = block.output %11 omap [0, 1, 2] : tensor<1x128x1xf32> -> tensor<16x256x4xf32>
       block.return %32, %33, %34 : tensor<16x256x256xf32>, tensor<16x256x4xf32>, tensor<16x256x4xf32>
     }
     %6 = kernel.graph(%3, %4, %5) grid [16, 8, 1] block [128, 1, 1] forloop 4 : (tensor<16x256x256xf32>, tensor<16x256x4xf32>, tensor<16x256x4xf32>) -> tensor<16x256x64xf16> {
