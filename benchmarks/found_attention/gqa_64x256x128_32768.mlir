@@ -4,27 +4,43 @@
 // timed by benchmarks/attention_gpu.py.
 builtin.module {
   func.func @ugraph(%0: tensor<64x256x128xf16>, %1: tensor<64x128x32768xf16>, %2: tensor<64x32768x128xf16>) -> tensor<64x256x128xf16> {
-    %3 = kernel.graph(%0, %1, %2) grid [4, 64, 1] block [128, 1, 1] forloop 256 : (tensor<64x256x128xf16>, tensor<64x128x32768xf16>, tensor<64x32768x128xf16>) -> tensor<64x256x128xf16> {
-    ^bb0(%4: tensor<64x256x128xf16>, %5: tensor<64x128x32768xf16>, %6: tensor<64x32768x128xf16>):
-      %7, %8 = block.for_loop : tensor<1x64x128xf32>, tensor<1x64x1xf32> {
-        %9 = block.input %4 imap [1, 0, -1] : tensor<64x256x128xf16> -> tensor<1x64x128xf16>
-        %10 = block.input %5 imap [-1, 0, -1] forloop_dim 2 : tensor<64x128x32768xf16> -> tensor<1x128x128xf16>
-        %11 = block.input %6 imap [-1, 0, -1] forloop_dim 1 : tensor<64x32768x128xf16> -> tensor<1x128x128xf16>
-        %12 = block.matmul %9, %10 : tensor<1x64x128xf16>, tensor<1x128x128xf16> -> tensor<1x64x128xf32>
-        %13 = block.reduce_max %12 dim 2 : tensor<1x64x128xf32> -> tensor<1x64x1xf32>
-        %14 = block.sub %12, %13 : tensor<1x64x128xf32>, tensor<1x64x1xf32> -> tensor<1x64x128xf32>
-        %15 = block.exp %14 : tensor<1x64x128xf32> -> tensor<1x64x128xf16>
-        %16 = block.matmul %15, %11 : tensor<1x64x128xf16>, tensor<1x128x128xf16> -> tensor<1x64x128xf32>
-        %17 = block.reduce_sum %15 dim 2 : tensor<1x64x128xf16> -> tensor<1x64x1xf32>
-        %18 = block.accum_rescale %16, %13 : tensor<1x64x128xf32>, tensor<1x64x1xf32> -> tensor<1x64x128xf32>
-        %19 = block.accum_rescale %17, %13 : tensor<1x64x1xf32>, tensor<1x64x1xf32> -> tensor<1x64x1xf32>
-        block.yield %18, %19 : tensor<1x64x128xf32>, tensor<1x64x1xf32>
+    %3, %4, %5 = kernel.graph(%0, %1, %2) grid [2, 64, 2] block [256, 1, 1] forloop 128 : (tensor<64x256x128xf16>, tensor<64x128x32768xf16>, tensor<64x32768x128xf16>) -> (tensor<64x256x256xf32>, tensor<64x256x2xf32>, tensor<64x256x2xf32>) {
+    ^bb0(%6: tensor<64x256x128xf16>, %7: tensor<64x128x32768xf16>, %8: tensor<64x32768x128xf16>):
+      %9, %10, %11 = block.for_loop : tensor<1x128x128xf32>, tensor<1x128x1xf32>, tensor<1x128x1xf32> {
+        %12 = block.input %6 imap [1, 0, -1] : tensor<64x256x128xf16> -> tensor<1x128x128xf16>
+        %13 = block.input %7 imap [-1, 0, 2] forloop_dim 2 : tensor<64x128x32768xf16> -> tensor<1x128x128xf16>
+        %14 = block.input %8 imap [-1, 0, 1] forloop_dim 1 : tensor<64x32768x128xf16> -> tensor<1x128x128xf16>
+        %15 = block.matmul %12, %13 : tensor<1x128x128xf16>, tensor<1x128x128xf16> -> tensor<1x128x128xf32>
+        %16 = block.reduce_max %15 dim 2 : tensor<1x128x128xf32> -> tensor<1x128x1xf32>
+        %17 = block.sub %15, %16 : tensor<1x128x128xf32>, tensor<1x128x1xf32> -> tensor<1x128x128xf32>
+        %18 = block.exp %17 : tensor<1x128x128xf32> -> tensor<1x128x128xf16>
+        %19 = block.matmul %18, %14 : tensor<1x128x128xf16>, tensor<1x128x128xf16> -> tensor<1x128x128xf32>
+        %20 = block.reduce_sum %18 dim 2 : tensor<1x128x128xf16> -> tensor<1x128x1xf32>
+        %21 = block.accum_rescale %19, %16 : tensor<1x128x128xf32>, tensor<1x128x1xf32> -> tensor<1x128x128xf32>
+        %22 = block.accum_rescale %20, %16 : tensor<1x128x1xf32>, tensor<1x128x1xf32> -> tensor<1x128x1xf32>
+        %23 = block.accum_max %16 : tensor<1x128x1xf32> -> tensor<1x128x1xf32>
+        block.yield %21, %22, %23 : tensor<1x128x128xf32>, tensor<1x128x1xf32>, tensor<1x128x1xf32>
       }
-      %20 = block.div %7, %8 : tensor<1x64x128xf32>, tensor<1x64x1xf32> -> tensor<1x64x128xf32>
-      %21 = block.output %20 omap [1, 0, -1] : tensor<1x64x128xf32> -> tensor<64x256x128xf16>
-      block.return %21 : tensor<64x256x128xf16>
+      %24 = block.output %9 omap [1, 0, 2] : tensor<1x128x128xf32> -> tensor<64x256x256xf32>
+      %25 = block.output %10 omap [1, 0, 2] : tensor<1x128x1xf32> -> tensor<64x256x2xf32>
+      %26 = block.output %11 omap [1, 0, 2] : tensor<1x128x1xf32> -> tensor<64x256x2xf32>
+      block.return %24, %25, %26 : tensor<64x256x256xf32>, tensor<64x256x2xf32>, tensor<64x256x2xf32>
     }
-    func.return %3 : tensor<64x256x128xf16>
+    %6 = kernel.graph(%3, %4, %5) grid [2, 64, 1] block [128, 1, 1] forloop 2 : (tensor<64x256x256xf32>, tensor<64x256x2xf32>, tensor<64x256x2xf32>) -> tensor<64x256x128xf16> {
+    ^bb0(%7: tensor<64x256x256xf32>, %8: tensor<64x256x2xf32>, %9: tensor<64x256x2xf32>):
+      %10, %11 = block.for_loop : tensor<1x128x128xf32>, tensor<1x128x1xf32> {
+        %12 = block.input %7 imap [1, 0, -1] forloop_dim 2 : tensor<64x256x256xf32> -> tensor<1x128x128xf32>
+        %13 = block.input %8 imap [1, 0, -1] forloop_dim 2 : tensor<64x256x2xf32> -> tensor<1x128x1xf32>
+        %14 = block.input %9 imap [1, 0, -1] forloop_dim 2 : tensor<64x256x2xf32> -> tensor<1x128x1xf32>
+        %15 = block.accum_rescale %12, %14 : tensor<1x128x128xf32>, tensor<1x128x1xf32> -> tensor<1x128x128xf32>
+        %16 = block.accum_rescale %13, %14 : tensor<1x128x1xf32>, tensor<1x128x1xf32> -> tensor<1x128x1xf32>
+        block.yield %15, %16 : tensor<1x128x128xf32>, tensor<1x128x1xf32>
+      }
+      %17 = block.div %10, %11 : tensor<1x128x128xf32>, tensor<1x128x1xf32> -> tensor<1x128x128xf32>
+      %18 = block.output %17 omap [1, 0, -1] : tensor<1x128x128xf32> -> tensor<64x256x128xf16>
+      block.return %18 : tensor<64x256x128xf16>
+    }
+    func.return %6 : tensor<64x256x128xf16>
   }
 }
 
