@@ -1053,6 +1053,14 @@ class Planner:
             for s in candidates
             if _with_stages(p, s) + _mbarrier_bytes(p, s) + scratch + slack <= budget
         ]
+        if chained and self.forced_stages is None and not any(s >= 2 for s in fitting):
+            # a ring of stages for one block an SM beats one stage for two (128-row
+            # attention blocks, 256 of them: 186 against 241 µs, benchmarks/RESULTS.md)
+            fitting = [
+                s
+                for s in candidates
+                if s >= 2 and _with_stages(p, s) + _mbarrier_bytes(p, s) + scratch + slack <= limit
+            ] or fitting
         candidates = fitting or candidates
         last_error = ""
         for stages in candidates:

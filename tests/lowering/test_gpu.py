@@ -32,6 +32,7 @@ CASES = [
     (DATA / "online_chain.mlir", "online_rows48", 1.0),
     (DATA / "online_chain.mlir", "online_rows128", 1.0),
     (DATA / "online_chain.mlir", "online_wide", 0.5),
+    (DATA / "online_chain.mlir", "online_many", 0.5),
     (DATA / "ops.mlir", "layout", 1.0),
     (DATA / "wide_rows.mlir", "norm_chain", 1.0),
     (DATA / "wide_rows.mlir", "row_max_sum", 1.0),

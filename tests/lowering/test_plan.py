@@ -236,13 +236,14 @@ def test_auto_runs_online_chains_on_wgmma_where_it_can(func: str, arch: str, str
 
 def test_online_chain_loops_pipeline_their_loads() -> None:
     """An online chain's loop is one task: its loads overlap its matmuls only through a
-    ring of stages, which the planner keeps even where the tensor work per byte would
-    otherwise ask for two blocks an SM."""
-    op = _graph_ops(DATA / "online_chain.mlir", "online_wide")[0]
-    for matmuls in ("auto", "mma-sync"):
-        plan = _plan(op, matmuls=matmuls)
-        assert [t.kind for t in plan.loop] == ["chain"]
-        assert plan.stages >= 2
+    ring of stages, which the planner keeps even where the tensor work per byte, or a grid
+    of more blocks than multiprocessors, would otherwise ask for two blocks an SM."""
+    for func in ("online_wide", "online_many"):
+        op = _graph_ops(DATA / "online_chain.mlir", func)[0]
+        for matmuls in ("auto", "mma-sync"):
+            plan = _plan(op, matmuls=matmuls)
+            assert [t.kind for t in plan.loop] == ["chain"]
+            assert plan.stages >= 2, (func, matmuls)
 
 
 def test_online_softmax_without_whole_rows_per_warp_keeps_its_tiles() -> None:
