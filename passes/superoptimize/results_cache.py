@@ -29,10 +29,11 @@ from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 
-SEARCH_VERSION = "superoptimize-7"
+SEARCH_VERSION = "superoptimize-8"
 """Changes with what a search would find: -5, narrow tiles priced with tensor-map loads;
 -6, online-softmax loops kept in registers (priced as such); -7, online chains on wgmma
-with a ring of stages (priced as the planner plans them)."""
+with a ring of stages (priced as the planner plans them); -8, that ring kept on grids of
+more blocks than multiprocessors."""
 
 
 @dataclass(frozen=True)
