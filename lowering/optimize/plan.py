@@ -1254,11 +1254,13 @@ def plan_graph_op(
             # auto's online chains on wgmma (swizzled whole panels) may not fit where
             # mma.sync's padded tiles do: plan the kernel on mma.sync then
             try:
-                return Planner(
+                plan = Planner(
                     body, grid, block, loops, target, stages, loads, matmul_plan.MMA_SYNC
                 ).run()
             except PlanError:
                 raise e from None
+            plan.remarks.append(f"{e}: the kernel plans with matmuls={matmul_plan.MMA_SYNC}")
+            return plan
         if asked != matmul_plan.WGMMA:
             raise
         # wgmma's operand tiles (whole 128-byte panels) can need more shared memory than
