@@ -491,14 +491,7 @@ class Planner:
             if (m1.batch, m1.m) != (m2.batch, m2.m) or m1.n != m2.k or m1.n % 16:
                 continue
             if m1.wgmma:
-                parts = matmul_plan.wgmma_chain_parts(
-                    matmul_plan.warpgroups(p.threads),
-                    math.prod(m1.batch),
-                    m1.m,
-                    m1.n,
-                    m2.n,
-                    MAX_ACC_REGISTERS,
-                )
+                parts = self._wgmma_chain_parts(m1, m2)
                 if parts is None:
                     continue
                 m1.parts = m2.parts = parts
@@ -633,7 +626,7 @@ class Planner:
             extra = 0 if _exp_of_shift(g, s_val, m_val, e) else math.ceil(m2.n / 8) * 4
             parts = None
             if m1.wgmma or self._online_on_wgmma(m1, m2):
-                parts = self._wgmma_online_parts(m1, m2, extra)
+                parts = self._wgmma_chain_parts(m1, m2, extra=extra)
                 if parts is not None:
                     m1.strategy = m2.strategy = matmul_plan.WGMMA
             if parts is None and not m1.wgmma:
@@ -666,9 +659,11 @@ class Planner:
                 return False
         return True
 
-    def _wgmma_online_parts(
-        self, m1: MatmulPlan, m2: MatmulPlan, extra: int
+    def _wgmma_chain_parts(
+        self, m1: MatmulPlan, m2: MatmulPlan, extra: int = 0
     ) -> tuple[int, int, int, int] | None:
+        """Warpgroups over (batch, m64 tiles) for a chain on wgmma (`extra`: f32 registers a
+        thread that the chain needs besides the second product's accumulator)."""
         return matmul_plan.wgmma_chain_parts(
             matmul_plan.warpgroups(self.plan.threads),
             math.prod(m1.batch),

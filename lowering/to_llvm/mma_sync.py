@@ -14,7 +14,7 @@ from xdsl.ir import SSAValue
 
 from mirage.dialects import nvvm
 from mirage.lowering.optimize.layout import Tile
-from mirage.lowering.optimize.plan import MatmulPlan, online_direct
+from mirage.lowering.optimize.plan import MatmulPlan
 from mirage.lowering.to_llvm.emitter import MatmulKernel
 from mirage.lowering.to_llvm.llvm_builder import Int, broadcast_coords, row_major_coords
 from mirage.lowering.to_llvm.online_rows import OnlineRows
@@ -205,12 +205,6 @@ class MmaEmitter:
                             lambda c, x: self.k.write_result(mm, c, x, self.wk),
                         )
 
-    def _pack(self, lo: SSAValue, hi: SSAValue, dtype: str) -> SSAValue:
-        """Two f32 values rounded to f16/bf16 and packed (lo in the low half) in an i32."""
-        b = self.b
-        op = nvvm.CvtF32x2ToBf16x2Op if dtype == "bf16" else nvvm.CvtF32x2ToF16x2Op
-        return b._r(op(lo, hi))  # pyright: ignore[reportPrivateUsage]
-
     def chain(self) -> None:
         """S = A B on tensor cores, its epilogue e = f(S) in registers, then O += e V with
         e's fragments as the A operand (the C and A layouts of m16n8k16 coincide), and the
@@ -221,18 +215,12 @@ class MmaEmitter:
         k = self.k
         m1 = self.mm
         m2 = k.plan.matmuls[m1.chain_next]
-        online = m1.rowmax >= 0
-        direct = online_direct(k.graph, m1)
-        e_value = m1.target
-        e_index = k.producer[e_value][0]
-        e_dtype = k.graph.type_of(e_value).dtype
         second = MmaEmitter(k, m2)
         n8 = m1.n // 8
         n8_2 = math.ceil(m2.n / 8)
         rows = OnlineRows(k, m1, self.mt, n8_2)
+        online, direct = rows.online, rows.direct
         acc2 = k.acc_slots[m2.op]
-        sums = k.rowsum_slots.get(m1.op)
-        lane = k.lane
         guard = b.icmp("ult", k.warp, self.used) if self.used < k.plan.warps else True
         with b.if_(guard):
             for ib in range(self.bt):
@@ -247,51 +235,21 @@ class MmaEmitter:
                 def s_at(i: int, j: int, h: int, c: int, slots: SSAValue = s_slots) -> SSAValue:
                     return b.load(f32, b.slot(slots, (i * n8 + j) * 4 + 2 * h + c, f32), 4)
 
-                packed: dict[tuple[int, int, int], SSAValue] = {}
+                packed: list[dict[tuple[int, int], SSAValue]] = []
                 partials: list[list[SSAValue]] = []
                 maxima: list[list[SSAValue]] = []
                 for i, mtile in enumerate(mtiles):
-                    partial = [b.f32(0.0), b.f32(0.0)]
-                    row_max: list[SSAValue] = []
-                    if online:
-                        row_max = [
-                            rows.row_max(lambda j, c, h=h, i=i: s_at(i, j, h, c), n8)
-                            for h in (0, 1)
-                        ]
-                    shifted = None
-                    if direct:  # e against the running maxima: O and l rescaled first
-                        row_max = rows.advance(ib, i, row_max)
-                        shifted = rows.shifted_exp(row_max)
-                    maxima.append(row_max)
-                    for j in range(n8):
-                        for h in range(2):
-                            row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
-                            vals: list[SSAValue] = []
-                            for c in range(2):
-                                if shifted is not None:
-                                    x = shifted(s_at(i, j, h, c), h)
-                                else:
-                                    col = b.add(b.add(j * 8, b.mul(b.and_(lane, 3), 2)), c)
-                                    known = {m1.result: s_at(i, j, h, c)}
-                                    if online:
-                                        known[m1.rowmax] = row_max[h]
-                                    rd = k.reader(known)
-                                    results = k.results_of(e_index)
-                                    x = rd.apply(e_index, [*batch, row, col])[
-                                        results.index(e_value)
-                                    ]
-                                vals.append(x)
-                                if m1.m % 16 == 0:
-                                    partial[h] = b.fadd(partial[h], x)
-                                else:
-                                    ok = b.icmp("ult", row, m1.m)
-                                    partial[h] = b.fadd(partial[h], b.select(ok, x, b.f32(0.0)))  # type: ignore[arg-type]
-                            packed[(i, j, h)] = self._pack(vals[0], vals[1], e_dtype)
-                    partials.append(partial)
-                    if sums is not None and not online:
-                        for h in range(2):
-                            slot = b.slot(sums, rows.row(ib, i, h), f32)
-                            b.store(b.fadd(b.load(f32, slot, 4), partial[h]), slot, 4)
+                    done = rows.epilogue(
+                        ib,
+                        i,
+                        lambda j, h, c, i=i: s_at(i, j, h, c),
+                        batch,
+                        b.mul(mtile, 16),
+                        m1.m % 16 != 0,
+                    )
+                    packed.append(done[0])
+                    partials.append(done[1])
+                    maxima.append(done[2])
                 # O += e V (online: this step's e V apart, rescaled into O below), k walking
                 # e's columns 16 at a time
                 first = ib * self.mt * n8_2 * 4
@@ -315,10 +273,10 @@ class MmaEmitter:
                         jj += 2
                     for i in range(self.mt):
                         a = [
-                            packed[(i, 2 * step, 0)],
-                            packed[(i, 2 * step, 1)],
-                            packed[(i, 2 * step + 1, 0)],
-                            packed[(i, 2 * step + 1, 1)],
+                            packed[i][(2 * step, 0)],
+                            packed[i][(2 * step, 1)],
+                            packed[i][(2 * step + 1, 0)],
+                            packed[i][(2 * step + 1, 1)],
                         ]
                         for jj in range(n8_2):
                             base = into_first + (i * n8_2 + jj) * 4
@@ -352,7 +310,7 @@ class MmaEmitter:
             return self._batchrow_major_coords(ib), b.mul(mtiles[i], 16)
 
         rows = OnlineRows(k, mm, self.mt, 0)
-        rows.rows_out(slots, target, quad_sum, self.bt, place, guard, mm.m % 16)
+        rows.rows_out(slots, target, quad_sum, self.bt, place, guard, mm.m % 16 != 0)
 
     def materialize(self) -> None:
         """After the loop: register accumulators to their tile (plane = k split)."""

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from xdsl.dialects.builtin import f32
 from xdsl.ir import SSAValue
 
-from mirage.lowering.optimize.plan import MatmulPlan
+from mirage.dialects import nvvm
+from mirage.lowering.optimize.plan import MatmulPlan, online_direct
 from mirage.lowering.to_llvm.emitter import MatmulKernel
 from mirage.lowering.to_llvm.llvm_builder import LOG2E, Int
 
@@ -31,6 +32,68 @@ class OnlineRows:
         self.n8_out = n8_out
         self.keep: dict[tuple[int, int, int], SSAValue] = {}
         """exp(M - M') of each (batch, row tile, half) of the current step."""
+        self.online = mm.rowmax >= 0
+        self.direct = online_direct(k.graph, mm)
+
+    def epilogue(
+        self,
+        ib: int,
+        i: int,
+        value: Callable[[int, int, int], SSAValue],
+        batch: list[Int],
+        first_row: Int,
+        padded: bool,
+    ) -> tuple[dict[tuple[int, int], SSAValue], list[SSAValue], list[SSAValue]]:
+        """e = f(S) (online: f(S, m), m the row maxima; the direct form against the running
+        maxima, O and l rescaled by `rescale` after) for row tile `i` of batch `ib`:
+        value(j, h, c) is this thread's element of S, first_row the first of its warp's 16
+        rows. Returns e packed in pairs, as the A fragments of e V want them, by (n8 tile,
+        half); e's partial row sums of this thread (rows past m left out where `padded`);
+        the maxima e was taken against. Without a running maximum the sums are added to
+        the row sums here."""
+        b = self.b
+        k = self.k
+        mm = self.mm
+        lane = k.lane
+        n8 = mm.n // 8
+        maxima: list[SSAValue] = []
+        if self.online:
+            maxima = [self.row_max(lambda j, c, h=h: value(j, h, c), n8) for h in (0, 1)]
+        shifted = None
+        if self.direct:
+            maxima = self.advance(ib, i, maxima)
+            shifted = self.shifted_exp(maxima)
+        e_value = mm.target
+        e_index = k.producer[e_value][0]
+        e_result = k.results_of(e_index).index(e_value)
+        dtype = k.graph.type_of(e_value).dtype
+        pack = nvvm.CvtF32x2ToBf16x2Op if dtype == "bf16" else nvvm.CvtF32x2ToF16x2Op
+        packed: dict[tuple[int, int], SSAValue] = {}
+        partial = [b.f32(0.0), b.f32(0.0)]
+        for j in range(n8):
+            for h in range(2):
+                row = b.add(b.add(first_row, b.lshr(lane, 2)), 8 * h)
+                pair: list[SSAValue] = []
+                for c in range(2):
+                    if shifted is not None:
+                        x = shifted(value(j, h, c), h)
+                    else:
+                        col = b.add(j * 8, b.add(b.mul(b.and_(lane, 3), 2), c))
+                        known = {mm.result: value(j, h, c)}
+                        if self.online:
+                            known[mm.rowmax] = maxima[h]
+                        x = k.reader(known).apply(e_index, [*batch, row, col])[e_result]
+                    pair.append(x)
+                    if padded:  # rows past m repeat the last one: not summed
+                        x = b.select(b.icmp("ult", row, mm.m), x, b.f32(0.0))  # type: ignore[arg-type]
+                    partial[h] = b.fadd(partial[h], x)
+                packed[(j, h)] = b._r(pack(pair[0], pair[1]))  # pyright: ignore[reportPrivateUsage]
+        sums = k.rowsum_slots.get(mm.op)
+        if sums is not None and not self.online:
+            for h in range(2):
+                slot = b.slot(sums, self.row(ib, i, h), f32)
+                b.store(b.fadd(b.load(f32, slot, 4), partial[h]), slot, 4)
+        return packed, partial, maxima
 
     def row(self, ib: int, i: int, h: int) -> int:
         """The slot of (batch `ib`, row tile `i`, half `h`) in the row sums and maxima."""
@@ -118,13 +181,13 @@ class OnlineRows:
         bt: int,
         place: Callable[[int, int], tuple[list[Int], Int]],
         guard: SSAValue | bool,
-        pad: int,
+        padded: bool,
     ) -> None:
         """After the loop: one register per (batch, row tile, half) of each lane to
         `target`'s tile (rows of one column), by the first lane of each quad; `quad_sum`:
         added over the quad first. place(ib, i): the batch coordinates and the first row of
-        this warp's 16 in row tile i; rows past m (`pad`: the row tile's height when m is
-        not a multiple of it, else 0) are dropped."""
+        this warp's 16 in row tile i; where `padded` (m not a multiple of the row tile),
+        rows past m are dropped."""
         b = self.b
         k = self.k
         lane = k.lane
@@ -139,7 +202,7 @@ class OnlineRows:
                         x = b.fadd(x, b.shfl_bfly(x, 2))
                     row = b.add(b.add(first_row, b.lshr(lane, 2)), 8 * h)
                     ok = b.and1(guard, b.icmp("eq", b.and_(lane, 3), 0))
-                    if pad:
+                    if padded:
                         ok = b.and1(ok, b.icmp("ult", row, self.mm.m))
                     with b.if_(ok):
                         k.store_tile(target, [*batch, row, 0], x)

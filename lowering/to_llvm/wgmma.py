@@ -29,7 +29,7 @@ from mirage.dialects import nvvm
 from mirage.lowering.optimize import matmul_plan
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.matmul_plan import Descriptor, encode_descriptor
-from mirage.lowering.optimize.plan import MatmulPlan, online_direct
+from mirage.lowering.optimize.plan import MatmulPlan
 from mirage.lowering.to_llvm.emitter import MatmulKernel
 from mirage.lowering.to_llvm.llvm_builder import Int, broadcast_coords, row_major_coords
 from mirage.lowering.to_llvm.mma_sync import a_fragment
@@ -227,19 +227,9 @@ class WgmmaEmitter:
         m2 = k.plan.matmuls[m1.chain_next]
         second = WgmmaEmitter(k, m2)
         assert self.width == m1.n, "the chain's first matmul is one instruction wide"
-        online = m1.rowmax >= 0
-        direct = online_direct(k.graph, m1)
         rows = OnlineRows(k, m1, self.mt, second.nt)
-        e_value = m1.target
-        e_index = k.producer[e_value][0]
-        e_dtype = k.graph.type_of(e_value).dtype
-        e_result = k.results_of(e_index).index(e_value)
+        online, direct = rows.online, rows.direct
         acc2 = k.acc_slots[m2.op]
-        sums = k.rowsum_slots.get(m1.op)
-        lane = k.lane
-        pack = nvvm.CvtF32x2ToBf16x2Op if e_dtype == "bf16" else nvvm.CvtF32x2ToF16x2Op
-        padded = m1.m % matmul_plan.WGMMA_M != 0
-        n8 = m1.n // 8
         with b.if_(self._guard()):
             for ib in range(self.bt):
                 batch = self._batch(ib)
@@ -249,41 +239,14 @@ class WgmmaEmitter:
                     s = self._steps(batch, mtile, 0, [b.f32(0.0)] * (m1.n // 2))
                     s = self._wait(s)
                     m16 = b.add(b.mul(mtile, WARPS_PER_GROUP), self.wq)
-                    maxima: list[SSAValue] = []
-                    if online:
-                        maxima = [
-                            rows.row_max(lambda j, c, h=h, s=s: s[4 * j + 2 * h + c], n8)
-                            for h in (0, 1)
-                        ]
-                    shifted = None
-                    if direct:  # e against the running maxima: O and l rescaled first
-                        maxima = rows.advance(ib, i, maxima)
-                        shifted = rows.shifted_exp(maxima)
-                    packed: dict[tuple[int, int], SSAValue] = {}
-                    partial = [b.f32(0.0), b.f32(0.0)]
-                    for j in range(n8):
-                        for h in range(2):
-                            row = b.add(b.add(b.mul(m16, 16), b.lshr(lane, 2)), 8 * h)
-                            pair: list[SSAValue] = []
-                            for c in range(2):
-                                if shifted is not None:
-                                    x = shifted(s[4 * j + 2 * h + c], h)
-                                else:
-                                    col = b.add(j * 8, b.add(b.mul(b.and_(lane, 3), 2), c))
-                                    known = {m1.result: s[4 * j + 2 * h + c]}
-                                    if online:
-                                        known[m1.rowmax] = maxima[h]
-                                    x = k.reader(known).apply(e_index, [*batch, row, col])[e_result]
-                                pair.append(x)
-                                if padded:  # rows past m repeat the last one: not summed
-                                    ok = b.icmp("ult", row, m1.m)
-                                    x = b.select(ok, x, b.f32(0.0))  # type: ignore[arg-type]
-                                partial[h] = b.fadd(partial[h], x)
-                            packed[(j, h)] = b._r(pack(pair[0], pair[1]))  # pyright: ignore[reportPrivateUsage]
-                    if sums is not None and not online:
-                        for h in range(2):
-                            slot = b.slot(sums, rows.row(ib, i, h), f32)
-                            b.store(b.fadd(b.load(f32, slot, 4), partial[h]), slot, 4)
+                    packed, partial, maxima = rows.epilogue(
+                        ib,
+                        i,
+                        lambda j, h, c, s=s: s[4 * j + 2 * h + c],
+                        batch,
+                        b.mul(m16, 16),
+                        m1.m % matmul_plan.WGMMA_M != 0,
+                    )
                     if direct:
                         rows.rescale(ib, i, partial)
                     # O += e V: k walks e's columns 16 at a time, from registers (online and
@@ -341,8 +304,8 @@ class WgmmaEmitter:
             return self._batch(ib), b.mul(m16, 16)
 
         rows = OnlineRows(self.k, self.mm, self.mt, 0)
-        pad = self.mm.m % matmul_plan.WGMMA_M
-        rows.rows_out(slots, target, quad_sum, self.bt, place, self._guard(), pad)
+        padded = self.mm.m % matmul_plan.WGMMA_M != 0
+        rows.rows_out(slots, target, quad_sum, self.bt, place, self._guard(), padded)
 
     def materialize(self) -> None:
         """After the loop: the register accumulator to its tile."""
