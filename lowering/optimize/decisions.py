@@ -397,7 +397,7 @@ class TaskAttr(ParametrizedAttribute):
 
 _PLAN_NUMBERS = ("stages", "smem", "loads", "scratch", "mbarriers", "values")
 _PLAN_LISTS = ("hoisted", "streamed", "rows", "fused")
-_PLAN_PAIRS = ("converts", "rescale")
+_PLAN_PAIRS = ("converts", "rescale", "norms")
 _PLAN_TASKS = ("pre", "invariant", "loop", "post")
 
 
@@ -417,7 +417,8 @@ class PlanAttr(ParametrizedAttribute):
     """Hoisted and streamed input iterators, row accumulators kept in registers, and fused
     values that are no op's first result."""
     pairs: ArrayAttr[ArrayAttr[IntAttr]]
-    """Flattened pairs: converted copy -> source, accum_rescale -> its running maximum."""
+    """Flattened pairs: converted copy -> source, accum_rescale -> its running maximum, a
+    normalization computed where read -> its row scales."""
     tile_values: ArrayAttr[IntAttr]
     tiles: ArrayAttr[TileAttr]
     """Tiles of values that are no op's first result."""
@@ -645,6 +646,7 @@ def encode(plan: Plan, set_attr: Callable[[int, str, Attribute], None]) -> PlanA
     pairs = (
         [x for twin, src in sorted(plan.converts.items()) for x in (twin, src)],
         [x for acc, m in sorted(plan.rescale_max.items()) for x in (acc, m)],
+        [x for norm, s in sorted(plan.norm_scales.items()) for x in (norm, s)],
     )
     return PlanAttr(
         StringAttr(plan.target.name),
@@ -694,9 +696,10 @@ def decode(graph_op: Op, attr: PlanAttr) -> Plan:
     plan.hoisted, plan.streamed = set(hoisted), list(streamed)
     plan.register_rows = set(rows)
     plan.virtual.update(fused)
-    converts, rescale = (_values(a) for a in attr.pairs.data)
+    converts, rescale, norms = (_values(a) for a in attr.pairs.data)
     plan.converts = {converts[i]: converts[i + 1] for i in range(0, len(converts), 2)}
     plan.rescale_max = {rescale[i]: rescale[i + 1] for i in range(0, len(rescale), 2)}
+    plan.norm_scales = {norms[i]: norms[i + 1] for i in range(0, len(norms), 2)}
     for v, tile in zip(attr.tile_values.data, attr.tiles.data, strict=True):
         plan.tiles[v.data] = tile.tile()
     plan.tiles = dict(sorted(plan.tiles.items()))  # the planner's order: by value

@@ -217,6 +217,9 @@ class Plan:
     """Row accumulators (accum_*_last) whose partial sums stay in registers in the loop."""
     rescale_max: dict[int, int] = field(default_factory=lambda: {})
     """accum_rescale value -> the value id of its running-maximum tile."""
+    norm_scales: dict[int, int] = field(default_factory=lambda: {})
+    """A normalization computed where it is read (x s, gain and bias applied) -> the value
+    id of its tile of row scales s (one f32 a row), which its own task writes."""
     next_value: int = 0
     remarks: list[str] = field(default_factory=lambda: [])
     """What the planner did otherwise than asked, and why (a strategy that fell back)."""
@@ -434,15 +437,19 @@ class Planner:
         by element; a matmul computes the elementwise chain after it in its epilogue."""
         p = self.plan
         g = p.graph
-        for mm in p.matmuls.values():
+        for mm in sorted(p.matmuls.values(), key=self._epilogue_priority):
             chain = self._chain(mm.result)
             self.chains[mm.result] = chain
             end = chain[-1]
             uses = self.uses.get(end, [])
-            if len(uses) == 1 and uses[0][1].kind in PLAIN_ACCUMULATORS:
-                mm.combine = "sum" if uses[0][1].kind in LOOP_SUM else "max"
+            combine = "sum" if uses and uses[0][1].kind in LOOP_SUM else "max"
+            regs = len(chain) == 1 and combine == "sum" and mm.tensor_core
+            # a loop that runs once leaves an accumulator nothing to combine: its operand,
+            # stored, is its value (`_computable_in_place`)
+            once = p.loops == 1 and not regs
+            if len(uses) == 1 and uses[0][1].kind in PLAIN_ACCUMULATORS and not once:
+                mm.combine = combine
                 mm.target = self._result(uses[0][0])
-                regs = len(chain) == 1 and mm.combine == "sum" and mm.tensor_core
                 mm.mode = "regs" if regs else "accumulate"
                 p.virtual.update(chain)
             else:
@@ -454,11 +461,35 @@ class Planner:
             if v in p.virtual or v in targets or v in self.ldmatrix_values:
                 continue
             op = self.op_of(v)
-            if op is None or op.kind not in ELEMENTWISE_CLASS:
+            if op is None or not self._computable_in_place(op):
                 continue
             uses = self.uses.get(v, [])
             if len(uses) == 1 and uses[0][1].kind in ELEMENT_READERS:
                 p.virtual.add(v)
+
+    def _epilogue_priority(self, mm: MatmulPlan) -> tuple[int, int]:
+        """Matmuls later in a chain of matmuls claim the elementwise ops after them first:
+        an op that joins two products (x W + (x A) B, as LoRA does) then runs in the
+        epilogue of the one that finishes last, and the other runs beside its
+        predecessors instead of after them."""
+        depth: dict[int, int] = {}
+        for op, results in self.plan.graph.result_ids():
+            d = max((depth.get(v, 0) for v in op.operands), default=0)
+            d += op.kind in CONTRACTIONS
+            for r in results:
+                depth[r] = d
+        return (-depth[mm.result], mm.op)
+
+    def _computable_in_place(self, op: Op) -> bool:
+        """Whether a value of `op` can be computed where it is read: elementwise ops; a
+        normalization, from its input and a tile of its row scales (its task reduces the
+        rows, its reader multiplies: no tile of the whole result); an accumulator of a
+        loop that runs once, which is its operand."""
+        if op.kind in ELEMENTWISE_CLASS:
+            return True
+        if op.kind in NORMS:
+            return True
+        return op.kind in PLAIN_ACCUMULATORS and self.plan.loops == 1
 
     def _find_chains(self) -> None:
         """matmul m1 -> elementwise epilogue e -> matmul m2 (e as A operand), e read by
@@ -758,6 +789,13 @@ class Planner:
         for twin, src in p.converts.items():
             ty = g.type_of(src)
             p.tiles[twin] = self._tile(ty.shape, ty.dtype, twin, 1, ("", 1.0, 0.0))
+        for v in sorted(p.virtual):
+            op = self.op_of(v)
+            if op is not None and op.kind in NORMS:
+                scales = p.new_value()
+                p.norm_scales[v] = scales
+                rows = (*g.type_of(v).shape[:-1], 1)
+                p.tiles[scales] = self._tile(rows, "f32", scales, 1, ("", 1.0, 0.0))
         for mm in p.matmuls.values():
             if mm.wgmma:
                 # descriptors read 128-byte-swizzled panels: B always, A where it is read
@@ -859,6 +897,8 @@ class Planner:
                 op = self.op_of(v)
                 assert op is not None
                 stack.extend(op.operands)
+                if v in p.norm_scales:
+                    stack.append(p.norm_scales[v])
             elif v in p.tiles:
                 out.append(v)
         return tuple(sorted(out))
@@ -902,6 +942,10 @@ class Planner:
                     reads.append(mm.target)
                     p.pre.append(Task("acc_init", self.producer[mm.target][0], (), (mm.target,)))
                 tasks.append(Task("matmul", i, tuple(sorted(set(reads))), (mm.target,)))
+                continue
+            if v in p.norm_scales:  # its readers scale the rows: only the scales here
+                reads = self._materialized(op.operands)
+                tasks.append(Task("rms_norm", i, reads, (p.norm_scales[v],)))
                 continue
             if v in p.virtual or v in by_matmul:
                 continue

@@ -31,6 +31,7 @@ from mirage.dialects.opkinds import (
     LOOP_RESCALE,
     LOOP_RMS_LAST,
     LOOP_SUM,
+    NORMS,
     PLAIN_ACCUMULATORS,
     SUM_REDUCTIONS,
 )
@@ -715,24 +716,34 @@ class KernelEmitter:
         outputs = math.prod(shape[:-1])
         group = self._wide(outputs, n) or self._groups(outputs, n)[0]
 
-        affine = op.operands[1:]  # gain, then bias
         eps = op.eps
+        scales = self.plan.norm_scales.get(out)
+
+        def row_scale(total: SSAValue) -> SSAValue:
+            mean = b.fmul(total, b.f32(1.0 / n))
+            return b.rsqrt(b.fadd(mean, b.f32(eps)) if eps else mean)
+
+        if scales is not None:  # the readers scale the rows (`_Reader.apply`)
+            self._group_reduce(
+                src,
+                shape,
+                dim,
+                1,
+                "sum",
+                lambda c, total: self.store_tile(scales, c, row_scale(total)),
+                square=True,
+            )
+            return
 
         def finish(coords: list[Int], total: SSAValue) -> None:
-            mean = b.fmul(total, b.f32(1.0 / n))
-            scale = b.rsqrt(b.fadd(mean, b.f32(eps)) if eps else mean)
+            scale = row_scale(total)
             lane = b.urem(self.tid, group)
             with b.loop(math.ceil(n / group)) as j:
                 r = b.add(lane, b.mul(j, group))
 
                 def element() -> None:
                     c = [*coords[:-1], r]
-                    rd = self.reader()
-                    y = b.fmul(rd.read(src, c), scale)
-                    for k, v in enumerate(affine):
-                        w = rd.read(v, _broadcast(c, self.graph.type_of(v).shape))
-                        y = b.fmul(y, w) if k == 0 else b.fadd(y, w)
-                    self.store_tile(out, c, y)
+                    self.store_tile(out, c, self.reader().normalized(task.op, c, scale))
 
                 if n % group:
                     with b.if_(b.icmp("ult", r, n)):
@@ -883,10 +894,30 @@ class _Reader:
         self.cache[key] = x
         return x
 
-    def apply(self, index: int, coords: Sequence[Int]) -> list[SSAValue]:
-        """The results of elementwise-class op `index` at `coords` of its result shape."""
+    def normalized(self, index: int, coords: Sequence[Int], scale: SSAValue) -> SSAValue:
+        """Normalization `index` at `coords`, its row's scale given: x s, times the gain,
+        plus the bias."""
         k = self.k
         op = k.graph.ops[index]
+        y = k.b.fmul(self.read(op.operands[0], coords), scale)
+        for j, v in enumerate(op.operands[1:]):  # gain, then bias
+            w = self.read(v, _broadcast(coords, k.graph.type_of(v).shape))
+            y = k.b.fmul(y, w) if j == 0 else k.b.fadd(y, w)
+        return y
+
+    def apply(self, index: int, coords: Sequence[Int]) -> list[SSAValue]:
+        """The results of op `index` at `coords` of its result shape, for an op the plan
+        computes where it is read: elementwise, a normalization (from its tile of row
+        scales) or an accumulator of a loop that runs once (its operand)."""
+        k = self.k
+        op = k.graph.ops[index]
+        if op.kind in NORMS:
+            out = k.results_of(index)[0]
+            scales = k.plan.norm_scales[out]
+            scale = self.read(scales, _broadcast(coords, k.plan.tiles[scales].shape))
+            return [self.normalized(index, coords, scale)]
+        if op.kind in PLAIN_ACCUMULATORS:
+            return [self.read(op.operands[0], coords)]
         args = [self.read(o, _broadcast(coords, k.graph.type_of(o).shape)) for o in op.operands]
         if op.kind in FUSES:
             assert op.body is not None

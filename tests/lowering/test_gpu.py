@@ -40,6 +40,8 @@ CASES = [
     (DATA / "norms.mlir", "affine_norm", 1.0),
     (DATA / "norms.mlir", "looped_norm", 1.0),
     (DATA / "norms.mlir", "mean_eps", 1.0),
+    (DATA / "norms.mlir", "norm_in_place", 1.0),
+    (DATA / "norms.mlir", "norm_in_epilogue", 1.0),
     (DATA / "views.mlir", "transposed_weight", 1.0),
     (DATA / "views.mlir", "head_split_attention", 1.0),
     (DATA / "slices.mlir", "swiglu_chunk", 1.0),

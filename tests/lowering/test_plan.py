@@ -254,3 +254,43 @@ def test_online_softmax_without_whole_rows_per_warp_keeps_its_tiles() -> None:
     assert all(mm.chain_next < 0 and mm.rowmax < 0 for mm in plan.matmuls.values())
     assert "reduce" in {t.kind for t in plan.loop}
     assert plan.rescale_max
+
+
+def test_a_norm_read_in_place_keeps_only_its_row_scales() -> None:
+    (op,) = _graph_ops(DATA / "norms.mlir", "norm_in_place")
+    plan = _plan(op)
+    body = plan.graph
+    (norm,) = [v for v in plan.virtual if _value_kind(body, v) == "rms_norm"]
+    assert norm not in plan.tiles
+    scales = plan.tiles[plan.norm_scales[norm]]
+    assert (scales.shape, scales.dtype) == ((1, 6, 1), "f32")
+    # the norm's task writes the scales; the output reads them with the norm's input
+    (task,) = [t for t in plan.loop if t.kind == "rms_norm"]
+    assert task.writes == (plan.norm_scales[norm],)
+    (out,) = plan.post
+    assert plan.norm_scales[norm] in out.reads
+    # a loop that runs once: its accumulator is no task and no tile of its own
+    acc = [v for v in range(body.num_values) if _value_kind(body, v) == "accum_max"]
+    assert acc and set(acc) <= plan.virtual
+    assert [t.kind for t in (*plan.pre, *plan.loop, *plan.post)] == ["rms_norm", "output"]
+    # no tile holds a whole row in f32: the inputs, the gain and the scales
+    assert all(t.dtype == "f16" or t.shape[-1] == 1 for t in plan.tiles.values())
+
+
+def test_accumulators_of_a_longer_loop_keep_their_tiles() -> None:
+    (op,) = _graph_ops(DATA / "norms.mlir", "norm_in_place")
+    assert op.body is not None
+    plan = plan_graph_op(op.body, op.ints_attr("grid"), op.ints_attr("block"), 2)
+    kinds = [t.kind for t in (*plan.pre, *plan.loop, *plan.post)]
+    assert "acc_init" in kinds and "acc_update" in kinds
+
+
+def test_a_matmul_of_a_loop_run_once_stores_its_epilogue() -> None:
+    (op,) = _graph_ops(DATA / "norms.mlir", "norm_in_epilogue")
+    plan = _plan(op)
+    (mm,) = plan.matmuls.values()
+    assert mm.mode == "store" and _value_kind(plan.graph, mm.target) == "add"
+    (norm,) = plan.norm_scales
+    (task,) = [t for t in plan.loop if t.kind == "matmul"]
+    assert plan.norm_scales[norm] in task.reads  # the epilogue scales the norm's rows
+    assert not plan.pre  # nothing to zero

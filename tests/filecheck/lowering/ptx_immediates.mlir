@@ -12,7 +12,10 @@
 // CHECK-NEXT: add.rn.f32 %r[[Y:[0-9]+]], %r[[X]], 0fBF000000;
 // CHECK-NEXT: div.rn.f32 %r{{[0-9]+}}, %r[[Y]], 0f40400000;
 // CHECK: st.global
-// Kernel-level immediate forms: one launch each, the constant an immediate.
+// Kernel-level immediate forms: one launch each, the constant an immediate. The first
+// kernel adds in f16 what it reads and stores in f16 (its loop runs once: no f32 tile in
+// between), so LLVM narrows its add: the constant is a 16-bit immediate, 0x4000 (2.0).
 // CHECK-LABEL: .entry kernel_immediates_k0(
-// CHECK: add.rn.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, 0f40000000;
+// CHECK: mov.b16 %rs[[TWO:[0-9]+]], 0x4000;
+// CHECK: add.rn.f16 %rs{{[0-9]+}}, %rs{{[0-9]+}}, %rs[[TWO]];
 // CHECK: st.global

@@ -50,3 +50,47 @@ func.func @mean_eps(%x: tensor<8x64xf32>) -> tensor<8x1xf32> {
   }
   func.return %y : tensor<8x1xf32>
 }
+
+// A norm with gain and eps over rows of three dims (6 rows a block: 16 lanes a row), read
+// by an elementwise chain: computed where it is read, from a tile of its row scales; the
+// loop runs once, so its accumulator is its operand.
+func.func @norm_in_place(%x: tensor<2x12x768xf16>, %g: tensor<1x1x768xf16>, %z: tensor<2x12x768xf16>) -> tensor<2x12x768xf16> {
+  %y = kernel.graph(%x, %g, %z) grid [2, 2, 1] block [128, 1, 1] forloop 1
+      : (tensor<2x12x768xf16>, tensor<1x1x768xf16>, tensor<2x12x768xf16>) -> tensor<2x12x768xf16> {
+  ^bb0(%X: tensor<2x12x768xf16>, %G: tensor<1x1x768xf16>, %Z: tensor<2x12x768xf16>):
+    %r = block.for_loop : tensor<1x6x768xf32> {
+      %tx = block.input %X imap [0, 1, -1] : tensor<2x12x768xf16> -> tensor<1x6x768xf16>
+      %tg = block.input %G imap [-1, -1, -1] : tensor<1x1x768xf16> -> tensor<1x1x768xf16>
+      %tz = block.input %Z imap [0, 1, -1] : tensor<2x12x768xf16> -> tensor<1x6x768xf16>
+      %n = block.rms_norm %tx affine(%tg : tensor<1x1x768xf16>) eps 1.0e-05 : tensor<1x6x768xf16> -> tensor<1x6x768xf32>
+      %m = block.mul %n, %tz : tensor<1x6x768xf32>, tensor<1x6x768xf16> -> tensor<1x6x768xf32>
+      %s = block.add %m, %tx : tensor<1x6x768xf32>, tensor<1x6x768xf16> -> tensor<1x6x768xf32>
+      %acc = block.accum_max %s : tensor<1x6x768xf32> -> tensor<1x6x768xf32>
+      block.yield %acc : tensor<1x6x768xf32>
+    }
+    %out = block.output %r omap [0, 1, -1] : tensor<1x6x768xf32> -> tensor<2x12x768xf16>
+    block.return %out : tensor<2x12x768xf16>
+  }
+  func.return %y : tensor<2x12x768xf16>
+}
+
+// A norm that a matmul's epilogue reads (x W + rms_norm(r)): its rows scaled there.
+func.func @norm_in_epilogue(%x: tensor<64x64xf16>, %w: tensor<64x96xf16>, %r: tensor<64x96xf16>) -> tensor<64x96xf16> {
+  %y = kernel.graph(%x, %w, %r) grid [2, 1, 1] block [128, 1, 1] forloop 1
+      : (tensor<64x64xf16>, tensor<64x96xf16>, tensor<64x96xf16>) -> tensor<64x96xf16> {
+  ^bb0(%X: tensor<64x64xf16>, %W: tensor<64x96xf16>, %R: tensor<64x96xf16>):
+    %acc = block.for_loop : tensor<32x96xf32> {
+      %tx = block.input %X imap [0, -1, -1] : tensor<64x64xf16> -> tensor<32x64xf16>
+      %tw = block.input %W imap [-1, -1, -1] : tensor<64x96xf16> -> tensor<64x96xf16>
+      %tr = block.input %R imap [0, -1, -1] : tensor<64x96xf16> -> tensor<32x96xf16>
+      %p = block.matmul %tx, %tw : tensor<32x64xf16>, tensor<64x96xf16> -> tensor<32x96xf32>
+      %n = block.rms_norm %tr eps 0.5 : tensor<32x96xf16> -> tensor<32x96xf32>
+      %s = block.add %p, %n : tensor<32x96xf32>, tensor<32x96xf32> -> tensor<32x96xf32>
+      %a = block.accum_sum %s : tensor<32x96xf32> -> tensor<32x96xf32>
+      block.yield %a : tensor<32x96xf32>
+    }
+    %out = block.output %acc omap [0, -1, -1] : tensor<32x96xf32> -> tensor<64x96xf16>
+    block.return %out : tensor<64x96xf16>
+  }
+  func.return %y : tensor<64x96xf16>
+}
