@@ -2,10 +2,11 @@
 
 Block ops compute in f32 (`blockgen.COMPUTE_DTYPE`). A matmul runs on tensor cores only when
 both operands are f16 (or both bf16); an f32 operand sends it to the CUDA cores, many times
-slower. So an elementwise block value (or thread-level chain) that a matmul reads next to an
-f16/bf16 operand is stored in that type, as the program itself stores every kernel op's
-result (exp(Q K) in attention is f16 in the program too). The verifier's random tests do
-not see element types; its stability check runs the candidate in float32 and float64.
+slower. So an elementwise block value (or thread-level chain), or a product, that a matmul
+reads next to an f16/bf16 operand is stored in that type, as the program itself stores
+every kernel op's result (exp(Q K) in attention is f16 in the program too). The verifier's
+random tests do not see element types; its stability check runs the candidate in float32
+and float64.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from mirage.dialects.opkinds import (
 )
 from mirage.dialects.ugraph.graph import Graph, Op, TensorType
 
-_NARROWABLE = FUSED
+_NARROWABLE = FUSED | CONTRACTIONS
+"""Producers whose f32 results a matmul may read in 16 bits: elementwise values, and
+products (x A in LoRA's (x A) B, which the program stores in 16 bits too)."""
 TENSOR_CORE_DTYPES = ("f16", "bf16")
 _STATISTICS = REDUCTIONS | accumulators_with(Loop.MAX, Loop.SUM_LAST, Loop.MEAN_LAST, Loop.RMS_LAST)
 """Block ops whose results are a row's sum, mean, rms or maximum."""

@@ -61,3 +61,26 @@ def test_values_that_no_matmul_reads_and_accumulators_stay_f32() -> None:
         for o in op.body.ops:
             if o.kind.startswith("accum_") or o.kind in ("matmul", "div", "reduce_sum"):
                 assert o.results[0].dtype == "f32", o.kind
+
+
+def test_a_product_that_a_matmul_reads_becomes_f16() -> None:
+    # LoRA's (x A) B: x A is f16 in the hand-written μGraph, as in the program
+    hand = load_ugraph("lora")
+    body = next(op.body for op in hand.ops if op.body is not None)
+    n = len(body.args)
+    firsts = [
+        i
+        for i, o in enumerate(body.ops)
+        if o.kind == "matmul" and any(u.kind == "matmul" and n + i in u.operands for u in body.ops)
+    ]
+    assert len(firsts) == 1 and body.ops[firsts[0]].results[0].dtype == "f16"
+    widened_ops = tuple(
+        dataclasses.replace(o, results=(TensorType(o.results[0].shape, "f32"),))
+        if i == firsts[0]
+        else o
+        for i, o in enumerate(body.ops)
+    )
+    wide = hand.with_bodies(lambda b: dataclasses.replace(b, ops=widened_ops))
+    assert wide != hand
+    assert narrow_matmul_operands(wide) == hand
+    assert program_cost(wide, SM_90).seconds > program_cost(hand, SM_90).seconds
