@@ -188,6 +188,22 @@ def mma_sync_tiles(
     )
 
 
+MMA_SYNC_CHAINS = 4
+"""Independent mma.sync accumulations a warp keeps in flight: each mma.sync waits for the
+one before it on the same accumulator, so a warp with one m16n8 tile and a long k would
+wait out every instruction's latency in turn."""
+
+
+def mma_sync_k_chains(tiles_per_step: int, k_steps: int) -> int:
+    """Accumulators per tile a warp of mma.sync keeps along k (k step s into accumulator
+    s mod the result, summed after the last step): enough for MMA_SYNC_CHAINS independent
+    accumulations per step, a divisor of the warp's k steps."""
+    chains = max(1, MMA_SYNC_CHAINS // max(1, tiles_per_step))
+    while chains > 1 and k_steps % chains:
+        chains -= 1
+    return min(chains, max(1, k_steps))
+
+
 # --- wgmma: the split over warpgroups, the instructions, the descriptors ---------------------
 
 

@@ -14,6 +14,7 @@ from xdsl.ir import SSAValue
 
 from mirage.dialects import nvvm
 from mirage.lowering.optimize.layout import Tile
+from mirage.lowering.optimize.matmul_plan import mma_sync_k_chains
 from mirage.lowering.optimize.plan import MatmulPlan
 from mirage.lowering.to_llvm.emitter import MatmulKernel
 from mirage.lowering.to_llvm.llvm_builder import Int, broadcast_coords, row_major_coords
@@ -112,29 +113,60 @@ class MmaEmitter:
     def _k_steps(
         self, batch: list[Int], mtiles: list[Int], ntiles: list[Int], slots: SSAValue, first: int
     ) -> None:
-        """acc[first + ...] += A B over this warp's k steps, for the given tiles."""
+        """acc[first + ...] += A B over this warp's k steps, for the given tiles: step s
+        into accumulator set s mod `chains` (the first set is `slots`), so that that many
+        mma.sync per tile are in flight; the sets are summed after the last step."""
         b = self.b
-        mm = self.mm
-        with b.loop(self.kt) as s:
-            k0 = b.mul(b.add(b.mul(self.wk, self.kt), s), 16)
-            a = [self._a_fragment(batch, m, k0) for m in mtiles]
-            bf: list[list[SSAValue]] = []
-            j = 0
-            while j < len(ntiles):
-                pair = j + 1 < len(ntiles)
-                regs = self._b_fragments(batch, ntiles[j], k0, pair)
-                bf.append(regs[0:2])
-                if pair:
-                    bf.append(regs[2:4])
-                j += 2
-            for i in range(len(mtiles)):
-                for jj in range(len(ntiles)):
-                    base = first + (i * len(ntiles) + jj) * 4
-                    ptrs = [b.slot(slots, base + e, f32) for e in range(4)]
-                    c = [b.load(f32, p, 4) for p in ptrs]
-                    res = b._r(nvvm.MmaSyncOp(a[i], bf[jj], c, mm.ab_type))  # pyright: ignore[reportPrivateUsage]
-                    for e in range(4):
-                        b.store(b.extract(res, e, f32), ptrs[e], 4)
+        count = len(mtiles) * len(ntiles) * 4
+        chains = mma_sync_k_chains(len(mtiles) * len(ntiles), self.kt)
+        extra = b.alloca(f32, (chains - 1) * count) if chains > 1 else None
+        if extra is not None:
+            zero = b.f32(0.0)
+            for e in range((chains - 1) * count):
+                b.store(zero, b.slot(extra, e, f32), 4)
+        with b.loop(self.kt // chains) as outer:
+            for c_i in range(chains):
+                s = b.add(b.mul(outer, chains), c_i) if chains > 1 else outer
+                into, at = (slots, first) if c_i == 0 else (extra, (c_i - 1) * count)
+                assert into is not None
+                self._k_step(batch, mtiles, ntiles, s, into, at)
+        if extra is not None:
+            for e in range(count):
+                ptr = b.slot(slots, first + e, f32)
+                total = b.load(f32, ptr, 4)
+                for c_i in range(1, chains):
+                    total = b.fadd(total, b.load(f32, b.slot(extra, (c_i - 1) * count + e, f32), 4))
+                b.store(total, ptr, 4)
+
+    def _k_step(
+        self,
+        batch: list[Int],
+        mtiles: list[Int],
+        ntiles: list[Int],
+        s: Int,
+        slots: SSAValue,
+        first: int,
+    ) -> None:
+        b = self.b
+        k0 = b.mul(b.add(b.mul(self.wk, self.kt), s), 16)
+        a = [self._a_fragment(batch, m, k0) for m in mtiles]
+        bf: list[list[SSAValue]] = []
+        j = 0
+        while j < len(ntiles):
+            pair = j + 1 < len(ntiles)
+            regs = self._b_fragments(batch, ntiles[j], k0, pair)
+            bf.append(regs[0:2])
+            if pair:
+                bf.append(regs[2:4])
+            j += 2
+        for i in range(len(mtiles)):
+            for jj in range(len(ntiles)):
+                base = first + (i * len(ntiles) + jj) * 4
+                ptrs = [b.slot(slots, base + e, f32) for e in range(4)]
+                c = [b.load(f32, p, 4) for p in ptrs]
+                res = b._r(nvvm.MmaSyncOp(a[i], bf[jj], c, self.mm.ab_type))  # pyright: ignore[reportPrivateUsage]
+                for e in range(4):
+                    b.store(b.extract(res, e, f32), ptrs[e], 4)
 
     def _tile_lists(self, i0: int, mc: int, j0: int, nc: int) -> tuple[list[Int], list[Int]]:
         b = self.b

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.lowering.optimize.matmul_plan import MMA_SYNC_CHAINS, mma_sync_k_chains
 from mirage.lowering.ptx.compile import compile_function
 from mirage.lowering.runtime.program import CompiledProgram
 from mirage.lowering.runtime.ptxas import find_ptxas, resource_report
@@ -215,3 +216,34 @@ def test_a_window_view_assembles() -> None:
     # the fused kernel reads the fused weight (input 1) itself, not a copy of its window
     assert 1 in fused.args and copy.args[0] == 1
     assert "cp.async.cg.shared.global" in program.ptx
+
+
+@pytest.mark.parametrize(
+    ("tiles", "steps", "chains"),
+    [(1, 16, 4), (1, 6, 3), (2, 16, 2), (4, 8, 1), (1, 1, 1), (1, 2, 2), (3, 9, 1), (1, 7, 1)],
+)
+def test_k_chains_fill_the_warp_and_divide_its_steps(tiles: int, steps: int, chains: int) -> None:
+    assert mma_sync_k_chains(tiles, steps) == chains
+
+
+def test_a_warp_keeps_independent_accumulations_along_a_long_k() -> None:
+    # one m16n8 tile a warp over 16 k steps: MMA_SYNC_CHAINS accumulations start from zero
+    # (one would make every mma.sync wait for the one before it)
+    ptx = _compile(DATA / "long_k.mlir", "long_k", "sm_90a").ptx
+    assert ptx.count("mma.sync.aligned.m16n8k16") == 16
+    assert len(re.findall(r"\{(%r\d+), \1, \1, \1\};", ptx)) == MMA_SYNC_CHAINS
+
+
+@needs_ptxas
+@pytest.mark.parametrize("func", ["long_k", "long_k_deep", "long_k_looped"])
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_long_k_matmuls_assemble(func: str, arch: str) -> None:
+    _assembles(_compile(DATA / "long_k.mlir", func, arch))
+
+
+def test_a_kernel_of_elementwise_ops_waits_once() -> None:
+    # its loop runs once and has no task (the output computes the chain): the barrier
+    # after the copies is the only one
+    ptx = _compile(DATA / "immediates.mlir", "kernel_immediates", "sm_80").ptx
+    first = ptx[ptx.index(".entry kernel_immediates_k0(") : ptx.index(".entry kernel_immediates_k1(")]
+    assert first.count("bar.sync") == 1
