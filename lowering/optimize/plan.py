@@ -273,6 +273,14 @@ class Plan:
         """Barriers per loop iteration (the figure the scheduler minimizes)."""
         return max((t.phase for t in self.loop), default=0) + 1
 
+    @property
+    def barriers_outside(self) -> int:
+        """Barriers outside the loop: around the loop-invariant tasks and between their
+        phases, before the tasks after the loop and between theirs."""
+        invariant = max((t.phase for t in self.invariant), default=-1) + 1
+        post = max((t.phase for t in self.post), default=0)
+        return (invariant + 1 if invariant else 0) + 1 + post
+
     def describe(self) -> str:
         lines = [
             f"threads {self.threads}, loop {self.loops}, stages {self.stages}, "

@@ -282,8 +282,11 @@ def _emit_cp_async(k: KernelEmitter) -> None:
         k.run_phases(p.loop)
         if streamed and stages == 1:
             b.barrier()  # the next iteration overwrites the tiles just read
-    b.emit(nvvm.CpAsyncWaitGroupOp(0))
-    b.barrier()
+    if p.loop or p.loops > 1 or p.epilogue:
+        b.emit(nvvm.CpAsyncWaitGroupOp(0))
+        b.barrier()
+    # else: an empty loop that runs once (a kernel of elementwise ops) already waited for
+    # its copies, with the barrier after them
     _epilogue(k)
     k.run_phases(p.post)
 

@@ -28,6 +28,8 @@ class LoweredFacts:
     """Loop iterations of streamed input tiles loaded ahead of the compute (1: none)."""
     barriers: int
     """Block-wide barriers per loop iteration."""
+    barriers_outside: int
+    """Block-wide barriers outside the loop (`Plan.barriers_outside`)."""
     streamed: bool
     """Some input tile is loaded anew every iteration."""
     shared_memory: int
@@ -78,6 +80,7 @@ def lowered_facts(op: Op, target: Target) -> LoweredFacts | None:
         register_values=frozenset(v for v in in_registers if v < body_values),
         stages=plan.stages,
         barriers=plan.barriers,
+        barriers_outside=plan.barriers_outside,
         streamed=bool(plan.streamed) and plan.loops > 1,
         shared_memory=plan.smem_bytes,
         once=frozenset(t.op for t in plan.invariant),
