@@ -1,6 +1,6 @@
 // ntrans_b8: the best μGraph the search found (benchmarks/search_bench.py --write)
 // target sm_90, max-kernel-ops 2, max-block-ops 11, seed 0
-// cost model: 3.12 us (the program: 11.23 us)
+// cost model: 2.58 us (the program: 11.29 us)
 // equivalent, unsound ops: sqrt of a square root (3 random tests (192 batch slices) in Z_94905743 x Z_47452871; no error bound, these ops have stand-in rules)
 builtin.module {
   func.func @program(%0: tensor<64x4096xf16>, %1: tensor<64x4096xf16>, %2: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
@@ -12,7 +12,7 @@ builtin.module {
     func.return %7 : tensor<64x4096xf16>
   }
   func.func @ugraph(%0: tensor<64x4096xf16>, %1: tensor<64x4096xf16>, %2: tensor<64x4096xf16>) -> tensor<64x4096xf16> {
-    %3 = kernel.graph(%0, %1, %2) grid [64, 1, 1] block [256, 1, 1] forloop 1 : (tensor<64x4096xf16>, tensor<64x4096xf16>, tensor<64x4096xf16>) -> tensor<64x4096xf16> {
+    %3 = kernel.graph(%0, %1, %2) grid [64, 1, 1] block [128, 1, 1] forloop 1 : (tensor<64x4096xf16>, tensor<64x4096xf16>, tensor<64x4096xf16>) -> tensor<64x4096xf16> {
     ^bb0(%4: tensor<64x4096xf16>, %5: tensor<64x4096xf16>, %6: tensor<64x4096xf16>):
       %7 = block.for_loop : tensor<1x4096xf32> {
         %8 = block.input %4 imap [0, -1, -1] : tensor<64x4096xf16> -> tensor<1x4096xf16>
