@@ -245,5 +245,6 @@ def test_a_kernel_of_elementwise_ops_waits_once() -> None:
     # its loop runs once and has no task (the output computes the chain): the barrier
     # after the copies is the only one
     ptx = _compile(DATA / "immediates.mlir", "kernel_immediates", "sm_80").ptx
-    first = ptx[ptx.index(".entry kernel_immediates_k0(") : ptx.index(".entry kernel_immediates_k1(")]
+    start = ptx.index(".entry kernel_immediates_k0(")
+    first = ptx[start : ptx.index(".entry kernel_immediates_k1(")]
     assert first.count("bar.sync") == 1
