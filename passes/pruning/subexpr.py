@@ -139,6 +139,8 @@ def contained_search(t: Poly, x: Poly) -> bool:
         if mu is None:
             continue
         if isinstance(mu, _Wild):
+            if len(t.terms) == 1 and counts[candidate] < t.terms[0][1]:
+                continue  # whatever mu is, x holds too few copies of this monomial
             return True
         if all(counts.get(mono_mul(m, mu), 0) >= c for m, c in t.terms):
             return True
