@@ -1,7 +1,7 @@
 // rmsnorm_linear_b1: the best μGraph the search found (benchmarks/search_bench.py --write)
 // target sm_90, max-kernel-ops 2, max-block-ops 11, seed 0
-// cost model: 21.75 us (the program: 24.99 us)
-// equivalent (2 random tests in Z_94905743 x Z_47452871, error probability <= 1.6e-14)
+// cost model: 16.85 us (the program: 25.37 us)
+// equivalent (2 random tests of the first 1 rows in Z_94905743 x Z_47452871, error probability <= 1.6e-14)
 builtin.module {
   func.func @program(%0: tensor<2x4096xf16>, %1: tensor<4096x6144xf16>) -> tensor<2x6144xf16> {
     %2 = kernel.rms_norm %0 : tensor<2x4096xf16> -> tensor<2x4096xf16>

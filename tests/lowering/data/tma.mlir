@@ -114,3 +114,30 @@ func.func @slim(%0: tensor<4x1024xf16>, %1: tensor<1024x256xf16>) -> tensor<4x25
   }
   func.return %2 : tensor<4x256xf16>
 }
+
+// gated_mlp's two 512x32 weight tiles a block (64-byte rows): a whole-panel box would copy
+// twice the bytes a row reads
+func.func @gated_narrow(%0: tensor<8x4096xf16>, %1: tensor<4096x4096xf16>, %2: tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
+  %3 = kernel.graph(%0, %1, %2) grid [128, 1, 1] block [128, 1, 1] forloop 8 : (tensor<8x4096xf16>, tensor<4096x4096xf16>, tensor<4096x4096xf16>) -> tensor<8x4096xf16> {
+  ^bb0(%4: tensor<8x4096xf16>, %5: tensor<4096x4096xf16>, %6: tensor<4096x4096xf16>):
+    %7, %8 = block.for_loop : tensor<8x32xf32>, tensor<8x32xf32> {
+      %9 = block.input %4 imap [-1, -1, -1] forloop_dim 1 : tensor<8x4096xf16> -> tensor<8x512xf16>
+      %10 = block.input %5 imap [1, -1, -1] forloop_dim 0 : tensor<4096x4096xf16> -> tensor<512x32xf16>
+      %11 = block.input %6 imap [1, -1, -1] forloop_dim 0 : tensor<4096x4096xf16> -> tensor<512x32xf16>
+      %12 = block.matmul %9, %10 : tensor<8x512xf16>, tensor<512x32xf16> -> tensor<8x32xf32>
+      %13 = block.matmul %9, %11 : tensor<8x512xf16>, tensor<512x32xf16> -> tensor<8x32xf32>
+      %14 = block.accum_sum %12 : tensor<8x32xf32> -> tensor<8x32xf32>
+      %15 = block.accum_sum %13 : tensor<8x32xf32> -> tensor<8x32xf32>
+      block.yield %14, %15 : tensor<8x32xf32>, tensor<8x32xf32>
+    }
+    %16 = thread.fuse(%7, %8) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32> {
+    ^bb0(%17: f32, %18: f32):
+      %19 = thread.silu %17 : f32
+      %20 = thread.mul %18, %19 : f32
+      thread.yield %20 : f32
+    }
+    %21 = block.output %16 omap [1, -1, -1] : tensor<8x32xf32> -> tensor<8x4096xf16>
+    block.return %21 : tensor<8x4096xf16>
+  }
+  func.return %3 : tensor<8x4096xf16>
+}
