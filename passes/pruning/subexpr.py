@@ -17,9 +17,9 @@ denominator parts (polynomial quotients, computed here; where a quotient is not 
 the part is left free, which can only keep more). Before z3, two cheap sound shortcuts:
 t is literally a node of U (keep), or an atom of t occurs in no node of U (prune); and a
 query left empty once pairs of monomials whose parts cannot divide are dropped is a prune.
-z3's unknown or timeout keeps. `engine="python"` answers the same questions with a direct
-search over mu (it tries each monomial of X divided by t's first monomial); tests check
-that both engines agree.
+z3's unknown or timeout keeps. `engine="python"` answers the same questions by
+enumeration (mu's atoms from each pairing of monomials, its parts from the pairs that fix
+them, then a flow of t's monomial counts into X's); tests check that both engines agree.
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ from mirage.passes.pruning.canonical import (
     closure,
     make_mono,
     make_poly,
-    mono_mul,
 )
 
 
@@ -131,20 +130,87 @@ def mono_quotient(x: Mono, m: Mono) -> Mono | _Wild | None:
 
 
 def contained_search(t: Poly, x: Poly) -> bool:
-    """Is t * mu a sub-multiset of x for some monomial mu? (Uncertain quotients: yes.)"""
-    first = t.terms[0][0]
-    counts = {m: c for m, c in x.terms}
-    for candidate, _ in x.terms:
-        mu = mono_quotient(candidate, first)
-        if mu is None:
-            continue
-        if isinstance(mu, _Wild):
-            if len(t.terms) == 1 and counts[candidate] < t.terms[0][1]:
-                continue  # whatever mu is, x holds too few copies of this monomial
-            return True
-        if all(counts.get(mono_mul(m, mu), 0) >= c for m, c in t.terms):
-            return True
+    """Is t * mu a sub-multiset of x for some monomial mu? The question `smt_query` asks z3
+    for one node, answered by enumeration: mu's atom exponents come from some pairing of a
+    monomial of t with one of x; its square-root and denominator parts are those of the
+    pairs that fix them (all alike) or free where a quotient is not computed; then the
+    copies of t's monomials must fit x's (a flow)."""
+    atoms = sorted(atoms_of(t) | atoms_of(x), key=lambda a: a.key)
+    pairs: list[tuple[int, int, tuple[int, ...], str | None, str | None]] = []
+    for i, (tm, _) in enumerate(t.terms):
+        for j, (xm, _) in enumerate(x.terms):
+            qs = part_quotient(xm.sqrt, tm.sqrt)
+            qi = part_quotient(xm.inv, tm.inv)
+            if qs is None or qi is None:
+                continue
+            mu = tuple(xm.exponent(a) - tm.exponent(a) for a in atoms)
+            if min(mu, default=0) < 0:
+                continue
+            keys = tuple(q.key if isinstance(q, Poly) else None for q in (qs, qi))
+            pairs.append((i, j, mu, keys[0], keys[1]))
+    for mu in {p[2] for p in pairs}:
+        alike = [p for p in pairs if p[2] == mu]
+        # a part's value: one that some pair fixes, or one that none does (free pairs only)
+        roots = {p[3] for p in alike if p[3] is not None} | {_NONE_FIXES}
+        denominators = {p[4] for p in alike if p[4] is not None} | {_NONE_FIXES}
+        for root in roots:
+            for denominator in denominators:
+                allowed = [
+                    (i, j)
+                    for i, j, _, ps, pd in alike
+                    if ps in (None, root) and pd in (None, denominator)
+                ]
+                if _fits(t, x, allowed):
+                    return True
     return False
+
+
+_NONE_FIXES = "\0"
+"""A part value no computed quotient has (its key is never a polynomial's)."""
+
+
+def _fits(t: Poly, x: Poly, allowed: list[tuple[int, int]]) -> bool:
+    """Can each monomial of t take its count of copies from x's monomials along the allowed
+    (t monomial, x monomial) pairs, no x monomial giving more than it has?"""
+    need = [c for _, c in t.terms]
+    room = [c for _, c in x.terms]
+    if any(not any(i == r for i, _ in allowed) for r in range(len(need))):
+        return False
+    # augmenting paths on the bipartite graph (counts are small)
+    flow: dict[tuple[int, int], int] = {}
+    for row in range(len(need)):
+        while need[row]:
+            path = _augment(row, allowed, flow, room, set())
+            if path is None:
+                return False
+            for i, j, sign in path:
+                flow[(i, j)] = flow.get((i, j), 0) + sign
+            room[path[-1][1]] -= 1
+            need[row] -= 1
+    return True
+
+
+def _augment(
+    row: int,
+    allowed: list[tuple[int, int]],
+    flow: dict[tuple[int, int], int],
+    room: list[int],
+    seen: set[int],
+) -> list[tuple[int, int, int]] | None:
+    """A path from t monomial `row` to an x monomial with room, through x monomials whose
+    copies another row gives back: (i, j, +1 or -1) steps."""
+    for i, j in allowed:
+        if i != row or j in seen:
+            continue
+        seen.add(j)
+        if room[j] > 0:
+            return [(i, j, 1)]
+        for (k, jj), f in list(flow.items()):
+            if jj == j and f > 0 and k != row:
+                rest = _augment(k, allowed, flow, room, seen)
+                if rest is not None:
+                    return [(i, j, 1), (k, j, -1), *rest]
+    return None
 
 
 def _part_constraint(var: str, q: Quotient, ids: dict[str, int]) -> str | None:

@@ -67,6 +67,13 @@ CASES = [
     # 2y / 2x: its denominator's quotient by x + y is not computed (left free), but the
     # target holds one copy of its one monomial, not two
     ("div(y, add(x, y))", "div(add(y, y), add(x, x))", False),
+    # (z/w + 3w) / (z/w + 3w): its second monomial's denominator quotient is not computed
+    # (left free), so it may stand for z / (z/w + 3w) of the target: kept
+    (
+        "div(add(add(x, z), sum(3, w)), add(div(z, w), sum(3, w)))",
+        "div(add(div(z, w), sum(3, w)), add(div(z, w), sum(3, w)))",
+        True,
+    ),
 ]
 
 
