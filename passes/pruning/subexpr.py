@@ -25,7 +25,7 @@ them, then a flow of t's monomial counts into X's); tests check that both engine
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import z3  # pyright: ignore[reportMissingTypeStubs]  (z3-solver ships no stubs; its source is read)
@@ -129,6 +129,17 @@ def mono_quotient(x: Mono, m: Mono) -> Mono | _Wild | None:
 # --- the two engines --------------------------------------------------------------------
 
 
+def _part_pairs(t: Poly, x: Poly) -> Iterator[tuple[int, int, Mono, Mono, Quotient, Quotient]]:
+    """(i, j, t's monomial i, x's monomial j, the quotients of their square-root and
+    denominator parts) for the pairs whose parts can divide: the pairs both engines match."""
+    for i, (tm, _) in enumerate(t.terms):
+        for j, (xm, _) in enumerate(x.terms):
+            qs = part_quotient(xm.sqrt, tm.sqrt)
+            qi = part_quotient(xm.inv, tm.inv)
+            if qs is not None and qi is not None:
+                yield i, j, tm, xm, qs, qi
+
+
 def contained_search(t: Poly, x: Poly) -> bool:
     """Is t * mu a sub-multiset of x for some monomial mu? The question `smt_query` asks z3
     for one node, answered by enumeration: mu's atom exponents come from some pairing of a
@@ -137,17 +148,12 @@ def contained_search(t: Poly, x: Poly) -> bool:
     copies of t's monomials must fit x's (a flow)."""
     atoms = sorted(atoms_of(t) | atoms_of(x), key=lambda a: a.key)
     pairs: list[tuple[int, int, tuple[int, ...], str | None, str | None]] = []
-    for i, (tm, _) in enumerate(t.terms):
-        for j, (xm, _) in enumerate(x.terms):
-            qs = part_quotient(xm.sqrt, tm.sqrt)
-            qi = part_quotient(xm.inv, tm.inv)
-            if qs is None or qi is None:
-                continue
-            mu = tuple(xm.exponent(a) - tm.exponent(a) for a in atoms)
-            if min(mu, default=0) < 0:
-                continue
-            keys = tuple(q.key if isinstance(q, Poly) else None for q in (qs, qi))
-            pairs.append((i, j, mu, keys[0], keys[1]))
+    for i, j, tm, xm, qs, qi in _part_pairs(t, x):
+        mu = tuple(xm.exponent(a) - tm.exponent(a) for a in atoms)
+        if min(mu, default=0) < 0:
+            continue
+        keys = tuple(q.key if isinstance(q, Poly) else None for q in (qs, qi))
+        pairs.append((i, j, mu, keys[0], keys[1]))
     for mu in {p[2] for p in pairs}:
         alike = [p for p in pairs if p[2] == mu]
         # a part's value: one that some pair fixes, or one that none does (free pairs only)
@@ -232,24 +238,19 @@ def smt_query(t: Poly, nodes: Sequence[Poly]) -> str | None:
         rows: list[list[str]] = [[] for _ in t.terms]
         cols: list[list[str]] = [[] for _ in x.terms]
         links: list[str] = []
-        for i, (tm, _) in enumerate(t.terms):
-            for j, (xm, _) in enumerate(x.terms):
-                qs = part_quotient(xm.sqrt, tm.sqrt)
-                qi = part_quotient(xm.inv, tm.inv)
-                if qs is None or qi is None:
-                    continue
-                k = f"k{n}_{i}_{j}"
-                decls.append(f"(declare-const {k} Int)")
-                rows[i].append(k)
-                cols[j].append(k)
-                eqs = [
-                    f"(= {mu[a]} {xm.exponent(atom) - tm.exponent(atom)})"
-                    for a, atom in enumerate(atoms)
-                ]
-                for part in (_part_constraint(sq, qs, ids), _part_constraint(dv, qi, ids)):
-                    if part is not None:
-                        eqs.append(part)
-                links.append(f"(>= {k} 0) (=> (> {k} 0) (and {' '.join(eqs) or 'true'}))")
+        for i, j, tm, xm, qs, qi in _part_pairs(t, x):
+            k = f"k{n}_{i}_{j}"
+            decls.append(f"(declare-const {k} Int)")
+            rows[i].append(k)
+            cols[j].append(k)
+            eqs = [
+                f"(= {mu[a]} {xm.exponent(atom) - tm.exponent(atom)})"
+                for a, atom in enumerate(atoms)
+            ]
+            for part in (_part_constraint(sq, qs, ids), _part_constraint(dv, qi, ids)):
+                if part is not None:
+                    eqs.append(part)
+            links.append(f"(>= {k} 0) (=> (> {k} 0) (and {' '.join(eqs) or 'true'}))")
         if any(not r for r in rows):
             continue
         decls.extend(f"(declare-const {v} Int)" for v in (*mu, sq, dv))
