@@ -445,7 +445,8 @@ class Planner:
         by element; a matmul computes the elementwise chain after it in its epilogue."""
         p = self.plan
         g = p.graph
-        for mm in sorted(p.matmuls.values(), key=self._epilogue_priority):
+        depth = self._matmul_depths()
+        for mm in sorted(p.matmuls.values(), key=lambda mm: (-depth[mm.result], mm.op)):
             chain = self._chain(mm.result)
             self.chains[mm.result] = chain
             end = chain[-1]
@@ -475,27 +476,25 @@ class Planner:
             if len(uses) == 1 and uses[0][1].kind in ELEMENT_READERS:
                 p.virtual.add(v)
 
-    def _epilogue_priority(self, mm: MatmulPlan) -> tuple[int, int]:
-        """Matmuls later in a chain of matmuls claim the elementwise ops after them first:
-        an op that joins two products (x W + (x A) B, as LoRA does) then runs in the
-        epilogue of the one that finishes last, and the other runs beside its
-        predecessors instead of after them."""
+    def _matmul_depths(self) -> dict[int, int]:
+        """Each value's count of matmuls on its longest path from the inputs. Matmuls later
+        in a chain of matmuls claim the elementwise ops after them first: an op that joins
+        two products (x W + (x A) B, as LoRA does) then runs in the epilogue of the one that
+        finishes last, and the other runs beside its predecessors instead of after them."""
         depth: dict[int, int] = {}
         for op, results in self.plan.graph.result_ids():
             d = max((depth.get(v, 0) for v in op.operands), default=0)
             d += op.kind in CONTRACTIONS
             for r in results:
                 depth[r] = d
-        return (-depth[mm.result], mm.op)
+        return depth
 
     def _computable_in_place(self, op: Op) -> bool:
         """Whether a value of `op` can be computed where it is read: elementwise ops; a
         normalization, from its input and a tile of its row scales (its task reduces the
         rows, its reader multiplies: no tile of the whole result); an accumulator of a
         loop that runs once, which is its operand."""
-        if op.kind in ELEMENTWISE_CLASS:
-            return True
-        if op.kind in NORMS:
+        if op.kind in ELEMENTWISE_CLASS or op.kind in NORMS:
             return True
         return op.kind in PLAIN_ACCUMULATORS and self.plan.loops == 1
 
