@@ -49,7 +49,7 @@ from harness import (  # noqa: E402
     torch_case_args,
 )
 from torch import Tensor, nn  # noqa: E402
-from torch_programs import PROGRAMS, SHAPES, rms_norm  # noqa: E402
+from torch_programs import PROGRAMS, SHAPES, rms_norm, sdpa_args, sdpa_of  # noqa: E402
 
 from mirage.tools.from_torch import MissingTorchError, check_importer  # noqa: E402
 
@@ -115,30 +115,6 @@ class ProgramModule(nn.Module):
 
     def forward(self, *args: Tensor) -> Tensor:
         return self.fn(*args)
-
-
-def sdpa_of(name: str) -> Callable[..., Tensor] | None:
-    """The attention programs through SDPA's FlashAttention kernel, K stored (b, n, d)."""
-    from torch.nn import functional as F
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-
-    if name not in ("gqa", "qknorm"):
-        return None
-
-    def run(q: Tensor, k_t: Tensor, v: Tensor) -> Tensor:
-        if name == "qknorm":
-            q, k_t = rms_norm(q, -1), rms_norm(k_t, -1)
-        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-            out = F.scaled_dot_product_attention(q[:, None], k_t[:, None], v[:, None], scale=1.0)
-        return out[:, 0]
-
-    return run
-
-
-def sdpa_args(name: str, args: Sequence[Tensor]) -> list[Tensor]:
-    q, k, v = args
-    del name
-    return [q, k.transpose(1, 2).contiguous(), v]  # K stored (b, n, d), as flash reads it
 
 
 @dataclass(frozen=True)

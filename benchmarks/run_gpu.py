@@ -1,7 +1,7 @@
 """Time built programs and PyTorch baselines on the GPU by the method of docs/MEASURING.md.
 
     python3 benchmarks/run_gpu.py [--program [CASE=]FILE.json ...] [--baseline CASE ...]
-        [--modes eager,compile] [--samples N] [--no-graph] [--bandwidth]
+        [--modes eager,compile,sdpa] [--samples N] [--no-graph] [--bandwidth]
         [--append benchmarks/RESULTS.md]
 
 CASE is NAME[:TAG] of benchmarks/torch_programs.py (rmsnorm_linear:b1, gated_mlp, lora). A
@@ -35,6 +35,7 @@ from harness import (
     torch_case_args,
     torch_reference,
 )
+from torch_programs import sdpa_args, sdpa_of
 
 from mirage.lowering.runtime import (
     CompiledProgram,
@@ -55,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="run_gpu.py", description=__doc__.split("\n\n")[0])
     ap.add_argument("--program", action="append", default=[], metavar="[CASE=]FILE.json")
     ap.add_argument("--baseline", action="append", default=[], metavar="CASE")
-    ap.add_argument("--modes", default="eager,compile", help="baseline modes (eager,compile)")
+    ap.add_argument("--modes", default="eager,compile", help="baseline modes (eager,compile,sdpa)")
     ap.add_argument("--samples", type=int, default=50)
     ap.add_argument("--no-graph", action="store_true", help="time plain calls, not graph replay")
     ap.add_argument("--bandwidth", action="store_true", help="measure copy bandwidth first")
@@ -120,6 +121,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         tensors = torch_case_args(case)
         design = DESIGN_H200.get(case.label)
         for mode in modes:
+            if mode == "sdpa":  # the attention cases through SDPA's FlashAttention kernel
+                flash = sdpa_of(case.name)
+                if flash is None:
+                    continue
+                t = measure_torch(flash, sdpa_args(case.name, tensors), method, compile=False)
+                rows.append(
+                    [
+                        case.label,
+                        "SDPA flash",
+                        f"{floor_us(case_bytes(case), bandwidth):.2f}",
+                        f"{t.median_us:.2f}",
+                        f"{t.spread_us:.2f}",
+                        "",
+                        f"{t.copies} input copies",
+                    ]
+                )
+                continue
             t = measure_torch(case.function(), tensors, method, compile=mode == "compile")
             ref = "" if design is None else f"{design[1 if mode == 'eager' else 2]}"
             rows.append(

@@ -79,6 +79,9 @@ class Target:
     tensor-map copies on sm_90a, measured faster than cp.async on one NVIDIA H200 in every
     case of benchmarks/tma_gpu.py (benchmarks/RESULTS.md); bulk copies row by row were
     measured slower there, and cp.async stays the choice of every other target."""
+    max_cluster_blocks: int = 1
+    """Blocks of one thread-block cluster (distributed shared memory between them); 1 where
+    the target has no clusters."""
 
     @property
     def name(self) -> str:
@@ -127,6 +130,8 @@ SM_90 = Target(
     shared_bandwidth_per_sm=128 * 1.98e9,
     vector_flops=60e12,
     memory_latency_seconds=0.8e-6,
+    # 8 portable, 16 with the non-portable opt-in (the loader sets it where needed)
+    max_cluster_blocks=16,
 )
 
 SM_90A = replace(

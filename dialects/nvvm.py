@@ -455,6 +455,66 @@ class FenceMBarrierInitOp(_NoResultOp):
     assembly_format = "attr-dict"
 
 
+# --- sm_90: thread-block clusters -----------------------------------------------------
+
+
+@irdl_op_definition
+class ClusterBarrierOp(_NoResultOp):
+    """barrier.cluster.arrive (release) then barrier.cluster.wait (acquire): every thread of
+    every block of the cluster waits here; orders their shared-memory accesses across the
+    cluster (distributed shared memory)."""
+
+    name = "nvvm.barrier.cluster"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class MapaSharedClusterOp(IRDLOperation):
+    """mapa.shared::cluster.u32: the shared::cluster address of the location at 32-bit
+    shared-window address `addr` in the block of cluster rank `rank`."""
+
+    name = "nvvm.mapa.shared.cluster"
+    addr = operand_def(I32)
+    rank = operand_def(I32)
+    res = result_def(I32)
+    assembly_format = "$addr `,` $rank attr-dict `:` type($res)"
+
+    def __init__(self, addr: SSAValue | Operation, rank: SSAValue | Operation):
+        super().__init__(operands=[addr, rank], result_types=[i32])
+
+
+CLUSTER_LOAD_WIDTHS = (1, 2, 4)
+
+
+@irdl_op_definition
+class LdSharedClusterOp(IRDLOperation):
+    """ld.shared::cluster.v{width}.f32: `width` adjacent f32 at a shared::cluster address
+    (`mapa.shared::cluster`), one f32 or a struct of them."""
+
+    name = "nvvm.ld.shared.cluster"
+    addr = operand_def(I32)
+    res = result_def(AnyOf((BaseAttr(Float32Type), BaseAttr(LLVMStructType))))
+    assembly_format = "$addr attr-dict `:` type($res)"
+
+    def __init__(self, addr: SSAValue | Operation, width: int):
+        ty: Attribute = f32 if width == 1 else LLVMStructType.from_type_list([f32] * width)
+        super().__init__(operands=[addr], result_types=[ty])
+
+    @property
+    def width(self) -> int:
+        ty = self.res.type
+        return len(ty.types.data) if isinstance(ty, LLVMStructType) else 1
+
+    def verify_(self) -> None:
+        ty = self.res.type
+        if isinstance(ty, LLVMStructType) and (
+            len(ty.types.data) not in CLUSTER_LOAD_WIDTHS or any(t != f32 for t in ty.types.data)
+        ):
+            raise VerifyException(
+                f"ld.shared::cluster gives 1, 2 or 4 f32, got {len(ty.types.data)} of {ty}"
+            )
+
+
 # --- sm_90a: warpgroup matrix multiply-accumulate ----------------------------------------
 
 WGMMA_AB_TYPES = ("f16", "bf16")
@@ -661,6 +721,9 @@ NVVM = Dialect(
         BarrierSyncOp,
         FenceProxyAsyncSharedOp,
         FenceMBarrierInitOp,
+        ClusterBarrierOp,
+        MapaSharedClusterOp,
+        LdSharedClusterOp,
         CvtF32ToBf16Op,
         CvtF32x2ToBf16x2Op,
         CvtF32x2ToF16x2Op,

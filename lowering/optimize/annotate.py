@@ -9,7 +9,9 @@ last two on sm_90, see `load_plan`; unset: as the target prefers, which is cp.as
 everywhere today), and `matmuls` (how block matmuls run: `auto`, `mma-sync`, `wgmma` on
 sm_90a, or `fma`, see `matmul_plan`; unset: `auto`, today's mma.sync where it fits).
 Where a matmul cannot run as asked, it falls back and the graph carries a
-`mirage.remarks` list saying which and why.
+`mirage.remarks` list saying which and why. `clusters` (default on): a graph that can run
+in the launch of the graph before it, as a split-KV pair's combine can, is planned to
+(`cluster_join`) and carries `mirage.join`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
@@ -27,17 +29,20 @@ from xdsl.utils.exceptions import DiagnosticException
 from mirage.dialects.block import ForLoopOp, ReturnOp, YieldOp
 from mirage.dialects.hardware import Target, target_for
 from mirage.dialects.kernel import GraphOp
-from mirage.dialects.ugraph.from_ir import block_graph
+from mirage.dialects.ugraph.from_ir import block_graph, graph_from_func
 from mirage.dialects.ugraph.graph import Op
+from mirage.lowering.optimize.cluster_join import function_joins, plan_second
 from mirage.lowering.optimize.decisions import (
     BARRIERS,
     FUSED,
+    JOIN,
     MMA,
     PLAN,
     REMARKS,
     SMEM_BYTES,
     STAGES,
     TILE,
+    JoinAttr,
     PlanAttr,
     decode,
     encode,
@@ -133,38 +138,74 @@ def plan_for(op: Op, target: Target, loads: str | None = None, matmuls: str | No
 
 @dataclass(frozen=True)
 class PlanUgraph(ModulePass):
-    """Plans every kernel.graph (tiles, fusion, pipelining, schedule) and annotates it."""
+    """Plans every kernel.graph (tiles, fusion, pipelining, schedule) and annotates it; with
+    `clusters`, a graph that can run in the launch of the one before it (`cluster_join`)
+    is planned for that and carries `mirage.join`."""
 
     name = "plan-ugraph"
     arch: str = "sm_90a"
     loads: str | None = None
     matmuls: str | None = None
+    clusters: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = target_for(self.arch)
         # a bad name is an error with or without graphs
         loads = loads_for(target, self.loads)
         matmuls = matmuls_for(self.matmuls)
+        funcs = [f for f in op.walk() if isinstance(f, FuncOp)]
+        inside = {id(g) for f in funcs for g in f.body.block.ops if isinstance(g, GraphOp)}
+        for f in funcs:
+            self._plan_function(f, target, loads, matmuls)
         for graph in op.walk():
-            if not isinstance(graph, GraphOp):
-                continue
-            func = graph.parent_op()
-            where = "kernel.graph"
-            if isinstance(func, FuncOp):
-                index = [o for o in func.body.block.ops if isinstance(o, GraphOp)].index(graph)
-                where = f"@{func.sym_name.data}, kernel {index}"
-            forced = graph.attributes.get(STAGES)
-            try:
-                plan = plan_graph_op(
-                    block_graph(graph.body.block),
-                    graph.grid_dims,
-                    graph.block_dims,
-                    graph.loop_range,
-                    target,
-                    forced.value.data if isinstance(forced, IntegerAttr) else None,
-                    loads,
-                    matmuls,
-                )
-            except PlanError as e:
-                raise LoweringError(f"{where}: {e}") from None
+            if isinstance(graph, GraphOp) and id(graph) not in inside:
+                annotate(graph, _plan(graph, "kernel.graph", target, loads, matmuls))
+
+    def _plan_function(self, f: FuncOp, target: Target, loads: str, matmuls: str) -> None:
+        graphs = [o for o in f.body.block.ops if isinstance(o, GraphOp)]
+        if not graphs:
+            return
+        plans: dict[int, Plan] = {}
+        index_of: dict[int, GraphOp] = {}
+        model = graph_from_func(f) if self.clusters else None
+        model_indices = (
+            [i for i, (o, _) in enumerate(model.result_ids()) if o.kind == "graph"]
+            if model is not None
+            else list(range(len(graphs)))
+        )
+        for n, graph in enumerate(graphs):
+            where = f"@{f.sym_name.data}, kernel {n}"
+            graph.attributes.pop(JOIN, None)
+            plan = _plan(graph, where, target, loads, matmuls)
             annotate(graph, plan)
+            plans[model_indices[n]] = plan
+            index_of[model_indices[n]] = graph
+        if model is None:
+            return
+        for second, (join, first) in function_joins(model, plans, target).items():
+            ops = list(model.result_ids())
+            plan = plan_second(ops[second][0], join, plans[first], target, matmuls)
+            if isinstance(plan, str):
+                continue  # planned on its own, launched on its own
+            graph = index_of[second]
+            annotate(graph, plan)
+            graph.attributes[JOIN] = JoinAttr(
+                IntAttr(join.axis), IntAttr(join.size), IntAttr(plan.threads)
+            )
+
+
+def _plan(graph: GraphOp, where: str, target: Target, loads: str, matmuls: str) -> Plan:
+    forced = graph.attributes.get(STAGES)
+    try:
+        return plan_graph_op(
+            block_graph(graph.body.block),
+            graph.grid_dims,
+            graph.block_dims,
+            graph.loop_range,
+            target,
+            forced.value.data if isinstance(forced, IntegerAttr) else None,
+            loads,
+            matmuls,
+        )
+    except PlanError as e:
+        raise LoweringError(f"{where}: {e}") from None

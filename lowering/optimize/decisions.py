@@ -590,6 +590,46 @@ class TensorMapAttr(ParametrizedAttribute):
         ]
 
 
+@irdl_attr_definition
+class JoinAttr(ParametrizedAttribute):
+    """On a `kernel.graph`: it runs in the launch of the graph before it, whose blocks form
+    clusters of `size` along grid axis `axis` and play this graph's blocks with `threads`
+    threads each (`cluster_join`): `#mirage.join<axis 2, size 16, threads 128>`."""
+
+    name = "mirage.join"
+
+    axis: IntAttr
+    size: IntAttr
+    threads: IntAttr
+
+    def verify(self) -> None:
+        if self.axis.data not in (0, 1, 2):
+            raise VerifyException(f"a join's axis must be 0, 1 or 2, got {self.axis.data}")
+        if self.size.data < 2:
+            raise VerifyException(f"a join's clusters need 2 blocks or more, got {self.size.data}")
+        if self.threads.data < 32 or self.threads.data % 32:
+            raise VerifyException(
+                f"a join's threads must be a positive multiple of 32, got {self.threads.data}"
+            )
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(
+            f"<axis {self.axis.data}, size {self.size.data}, threads {self.threads.data}>"
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        parser.parse_punctuation("<")
+        values: list[Attribute] = []
+        for i, key in enumerate(("axis", "size", "threads")):
+            if i:
+                parser.parse_punctuation(",")
+            parser.parse_keyword(key)
+            values.append(IntAttr(parser.parse_integer()))
+        parser.parse_punctuation(">")
+        return values
+
+
 _A = TypeVar("_A", bound=Attribute)
 
 
@@ -600,13 +640,17 @@ def _expect(parser: AttrParser, kind: type[_A]) -> _A:
     return attr
 
 
-MirageAttrs = Dialect("mirage", [], [TileAttr, MmaAttr, TaskAttr, PlanAttr, TensorMapAttr])
+MirageAttrs = Dialect(
+    "mirage", [], [TileAttr, MmaAttr, TaskAttr, PlanAttr, TensorMapAttr, JoinAttr]
+)
 """The plan's attributes (and the namespace of `mirage.*` discardable attributes)."""
 
 TILE, FUSED, MMA, PLAN = "mirage.tile", "mirage.fused", "mirage.mma", "mirage.plan"
 TENSOR_MAPS = "mirage.tensor_maps"
 """On a `gpu.launch_func`: the `TensorMapAttr`s its kernel takes after the pointers."""
 STAGES, SMEM_BYTES, BARRIERS = "mirage.stages", "mirage.smem_bytes", "mirage.barriers"
+JOIN = "mirage.join"
+"""On a `kernel.graph`: `JoinAttr`, it runs in the previous graph's launch."""
 REMARKS = "mirage.remarks"
 """On a `kernel.graph` (and its `gpu.launch_func`): what the planner did otherwise than
 asked, and why (for the reader)."""
@@ -671,10 +715,11 @@ def decode(graph_op: Op, attr: PlanAttr) -> Plan:
     assert graph_op.kind == "graph" and body is not None
     grid = graph_op.ints_attr("grid")
     block = graph_op.ints_attr("block")
+    join = graph_op.annotation(JOIN)
     plan = Plan(
         body,
         (grid[0], grid[1], grid[2]),
-        block[0] * block[1] * block[2],
+        join.threads.data if isinstance(join, JoinAttr) else block[0] * block[1] * block[2],
         graph_op.int_attr("forloop_range"),
         target_for(attr.arch.data),
     )
@@ -715,8 +760,10 @@ def stages_override(op: Op) -> int | None:
 
 
 __all__ = [
+    "JOIN",
     "PLAN",
     "REMARKS",
+    "JoinAttr",
     "MirageAttrs",
     "MmaAttr",
     "PlanAttr",

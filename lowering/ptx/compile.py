@@ -59,6 +59,9 @@ def launches_of(
         grid = (_const(op.gridSizeX), _const(op.gridSizeY), _const(op.gridSizeZ))
         block = (_const(op.blockSizeX), _const(op.blockSizeY), _const(op.blockSizeZ))
         smem = _const(op.dynamicSharedMemorySize) if op.dynamicSharedMemorySize else 0
+        cluster = (1, 1, 1)
+        if op.clusterSizeX and op.clusterSizeY and op.clusterSizeZ:
+            cluster = (_const(op.clusterSizeX), _const(op.clusterSizeY), _const(op.clusterSizeZ))
         params = tuple(args.index(a) for a in op.kernelOperands)  # pyright: ignore[reportArgumentType]
         maps = op.attributes.get(TENSOR_MAPS)
         specs = tuple(
@@ -75,7 +78,7 @@ def launches_of(
         )
         launches.append(
             KernelLaunch(
-                op.kernel.nested_references.data[-1].data, grid, block, smem, params, specs
+                op.kernel.nested_references.data[-1].data, grid, block, smem, params, specs, cluster
             )
         )
     return tuple(buffers), int(n_in.value.data), int(n_out.value.data), tuple(launches)
@@ -87,13 +90,14 @@ def compile_function(
     assemble: bool = False,
     loads: str | None = None,
     matmuls: str | None = None,
+    clusters: bool = True,
 ) -> CompiledProgram:
     """Lower `function` (kernel-dialect ops) and build PTX for `arch`; with `assemble`, the
-    cubin too (ptxas or nvJitLink must be installed). `loads`, `matmuls`: as
+    cubin too (ptxas or nvJitLink must be installed). `loads`, `matmuls`, `clusters`: as
     `plan-ugraph`'s."""
     check_arch(arch)
     module = ModuleOp([function.clone()])
-    low = lowered(module, arch, loads, matmuls)
+    low = lowered(module, arch, loads, matmuls, clusters)
     return _build(low, function, arch, assemble)
 
 

@@ -33,7 +33,11 @@ def check_arch(arch: str) -> str:
 
 
 def lowered(
-    module: ModuleOp, arch: str, loads: str | None = None, matmuls: str | None = None
+    module: ModuleOp,
+    arch: str,
+    loads: str | None = None,
+    matmuls: str | None = None,
+    clusters: bool = True,
 ) -> ModuleOp:
     """A copy of `module` with its kernel functions lowered (as by `lower-to-llvm`:
     wrapped, planned, converted) and no nvvm ops left."""
@@ -43,8 +47,8 @@ def lowered(
             wrap_function(f)
         except ValueError as e:
             raise LoweringError(f"@{f.sym_name.data}: {e}") from None
-    PlanUgraph(arch, loads, matmuls).apply(Context(), copy)
-    convert_module(copy, arch, loads, matmuls)
+    PlanUgraph(arch, loads, matmuls, clusters).apply(Context(), copy)
+    convert_module(copy, arch, loads, matmuls, clusters)
     lower_nvvm(copy)
     kernels = (gpu.ModuleOp, llvm.FuncOp, llvm.GlobalOp)
     if not any(isinstance(op, gpu.ModuleOp) for op in copy.ops) and not all(
@@ -58,10 +62,14 @@ def lowered(
 
 
 def llvm_ir(
-    module: ModuleOp, arch: str = "sm_90a", loads: str | None = None, matmuls: str | None = None
+    module: ModuleOp,
+    arch: str = "sm_90a",
+    loads: str | None = None,
+    matmuls: str | None = None,
+    clusters: bool = True,
 ) -> str:
     """The kernels as LLVM IR text (before optimization)."""
-    return str(to_llvmlite(lowered(module, check_arch(arch), loads, matmuls)))
+    return str(to_llvmlite(lowered(module, check_arch(arch), loads, matmuls, clusters)))
 
 
 def _llvm() -> Any:
@@ -102,7 +110,8 @@ def ptx(
     loads: str | None = None,
     short_ptr: bool = True,
     matmuls: str | None = None,
+    clusters: bool = True,
 ) -> str:
     """PTX text for every kernel of `module` (kernel-dialect functions are lowered first)."""
-    mod = lowered(module, check_arch(arch), loads, matmuls)
+    mod = lowered(module, check_arch(arch), loads, matmuls, clusters)
     return ptx_from_llvm_ir(str(to_llvmlite(mod)), arch, short_ptr)

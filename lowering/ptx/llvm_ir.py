@@ -7,7 +7,8 @@ drives it and fixes what it gets wrong for GPU code:
 - globals were referenced through typed pointers, which LLVM 22 no longer parses: we give
   them opaque pointer types;
 - calling conventions and function attributes were dropped: kernels (`nvvm.kernel`) get
-  the `ptx_kernel` convention, and `nvvm.maxntid` becomes the function attribute;
+  the `ptx_kernel` convention, and `nvvm.maxntid` and `nvvm.cluster_dim` (a kernel of
+  thread-block clusters: `.reqnctapercluster`) become function attributes;
 - parameters listed in `nvvm.grid_constant` (tensor maps) become `byval([128 x i8])
   align 64 "nvvm.grid_constant"`: a `.param .align 64 .b8 [128]` whose generic address
   (cvta.param) the kernel uses in place;
@@ -81,6 +82,10 @@ def _declare(op: llvm.FuncOp, module: ir.Module) -> None:
     if isinstance(maxntid, DenseArrayBase):
         dims = [int(v) for v in maxntid.get_values()]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
         extra.append(f'"nvvm.maxntid"="{",".join(map(str, dims))}"')
+    cluster = op.attributes.get("nvvm.cluster_dim")
+    if isinstance(cluster, DenseArrayBase):
+        dims = [int(v) for v in cluster.get_values()]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+        extra.append(f'"nvvm.cluster_dim"="{",".join(map(str, dims))}"')
     if extra:
         fn.attributes = _FunctionAttributes(extra)
     grid_constants = op.attributes.get("nvvm.grid_constant")

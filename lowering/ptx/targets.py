@@ -1,10 +1,10 @@
 """mirage-opt targets: `-t llvm`, `-t ptx{arch=sm_90a}`, `-t cubin{arch=sm_90a}`.
 
 Each takes a module lowered by `lower-to-llvm`, or a module of kernel-dialect functions
-(lowered on the way, with `loads` and `matmuls` as `plan-ugraph`'s). `arch` names a `Target`
-(`mirage.dialects.hardware`); any other is one error. `-t cubin` writes the built program's
-descriptor (JSON, as `CompiledProgram.to_json` writes it) with the cubin embedded, ready
-for the runtime.
+(lowered on the way, with `loads`, `matmuls` and `clusters` as `plan-ugraph`'s). `arch`
+names a `Target` (`mirage.dialects.hardware`); any other is one error. `-t cubin` writes
+the built program's descriptor (JSON, as `CompiledProgram.to_json` writes it) with the
+cubin embedded, ready for the runtime.
 """
 
 from __future__ import annotations
@@ -27,9 +27,11 @@ class LLVMIRTarget(Target):
     arch: str = "sm_90a"
     loads: str | None = None
     matmuls: str | None = None
+    clusters: bool = True
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(llvm_ir(module, check_arch(self.arch), self.loads, self.matmuls))
+        arch = check_arch(self.arch)
+        output.write(llvm_ir(module, arch, self.loads, self.matmuls, self.clusters))
 
 
 @dataclass(frozen=True)
@@ -40,9 +42,11 @@ class PTXTarget(Target):
     short_ptr: bool = True
     """32-bit shared-memory pointers (LLVM's --nvptx-short-ptr), as CUDA's own code uses."""
     matmuls: str | None = None
+    clusters: bool = True
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(ptx(module, check_arch(self.arch), self.loads, self.short_ptr, self.matmuls))
+        arch = check_arch(self.arch)
+        output.write(ptx(module, arch, self.loads, self.short_ptr, self.matmuls, self.clusters))
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class CubinTarget(Target):
     """Which function to build (default: the only one)."""
     loads: str | None = None
     matmuls: str | None = None
+    clusters: bool = True
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         check_arch(self.arch)
@@ -68,6 +73,11 @@ class CubinTarget(Target):
             program = compile_lowered(module, chosen[0], self.arch, assemble=True)
         else:
             program = compile_function(
-                chosen[0], self.arch, assemble=True, loads=self.loads, matmuls=self.matmuls
+                chosen[0],
+                self.arch,
+                assemble=True,
+                loads=self.loads,
+                matmuls=self.matmuls,
+                clusters=self.clusters,
             )
         output.write(program.to_json())

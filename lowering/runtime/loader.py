@@ -18,6 +18,8 @@ from mirage.lowering.runtime.streams import stream_handle
 from mirage.lowering.runtime.tensor_maps import TensorMaps
 
 DEFAULT_DYNAMIC_SHARED = 48 * 1024
+PORTABLE_CLUSTER_BLOCKS = 8
+"""Blocks per cluster every sm_90 device runs; more need the kernel's non-portable opt-in."""
 """Dynamic shared memory a kernel may use without raising its limit first."""
 
 POISON: dict[str, int] = {
@@ -169,6 +171,14 @@ class LoadedProgram:
                     f"on {self.device.name}"
                 )
             need[launch.name] = max(need.get(launch.name, 0), launch.shared_bytes)
+            if launch.cluster_blocks > PORTABLE_CLUSTER_BLOCKS:
+                # clusters past the portable size must be allowed per kernel
+                driver.call(
+                    "cuFuncSetAttribute",
+                    fn,
+                    attr.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                    1,
+                )
         for name, nbytes in need.items():
             if nbytes > DEFAULT_DYNAMIC_SHARED:
                 driver.call(

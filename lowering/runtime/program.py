@@ -169,6 +169,8 @@ class KernelLaunch:
     """Buffer indices, passed as pointer parameters in this order."""
     tensor_maps: tuple[TensorMapSpec, ...] = ()
     """Passed after the pointers, 128 bytes each."""
+    cluster: tuple[int, int, int] = (1, 1, 1)
+    """Blocks per thread-block cluster (the kernel's own `.reqnctapercluster`)."""
 
     def __post_init__(self) -> None:
         if not _is_text(self.name) or not self.name:
@@ -196,6 +198,18 @@ class KernelLaunch:
                     f"tensor maps of kernel {self.name} must be TensorMapSpec values"
                 )
         object.__setattr__(self, "tensor_maps", tuple(maps))
+        cluster = _dims(f"cluster of kernel {self.name}", self.cluster, 3)
+        object.__setattr__(self, "cluster", cluster)
+        for axis, (g, c) in enumerate(zip(self.grid, cluster, strict=True)):
+            if g % c:
+                raise ProgramError(
+                    f"kernel {self.name}: grid {list(self.grid)} is not a whole number of "
+                    f"clusters {list(cluster)} along {'xyz'[axis]}"
+                )
+
+    @property
+    def cluster_blocks(self) -> int:
+        return math.prod(self.cluster)
 
     @property
     def threads(self) -> int:
@@ -290,6 +304,7 @@ class CompiledProgram:
                 "shared_bytes": k.shared_bytes,
                 "args": list(k.args),
                 **({"tensor_maps": [m.to_dict() for m in k.tensor_maps]} if k.tensor_maps else {}),
+                **({"cluster": list(k.cluster)} if k.cluster_blocks > 1 else {}),
             }
             for k in self.launches
         ]
@@ -354,6 +369,7 @@ class CompiledProgram:
                         tensor_maps=tuple(
                             TensorMapSpec.from_dict(m) for m in k.get("tensor_maps", [])
                         ),
+                        cluster=tuple(k.get("cluster", (1, 1, 1))),
                     )
                     for k in d["launches"]
                 ),

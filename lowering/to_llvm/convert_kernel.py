@@ -7,7 +7,9 @@ then the intermediates between its kernels; `mirage.buffers` lists their tensor 
 `mirage.num_inputs` and `mirage.num_outputs` how many are which. Plain kernel ops are
 wrapped into one-op graphs first (`wrap-kernel-ops`). A graph is built as its `mirage.plan`
 says (`plan-ugraph`); one that carries none is planned here, once. Options: `arch`, and
-`loads` and `matmuls` for the graphs planned here (as `plan-ugraph`'s).
+`loads`, `matmuls` and `clusters` for the graphs planned here (as `plan-ugraph`'s). A
+graph that carries `mirage.join` is emitted into the kernel of the graph before it, whose
+launch then has thread-block clusters (`cluster_kernel`).
 """
 
 from __future__ import annotations
@@ -29,15 +31,30 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from mirage.dialects.hardware import target_for
+from mirage.dialects.hardware import Target, target_for
 from mirage.dialects.opkinds import CONSTANTS, LAUNCHES, PERMUTES, RESHAPES, SLICES
 from mirage.dialects.ugraph.convert import type_to_ir
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
-from mirage.lowering.optimize.annotate import LoweringError, plan_for
-from mirage.lowering.optimize.decisions import REMARKS, TENSOR_MAPS, TensorMapAttr
-from mirage.lowering.optimize.plan import PlanError
+from mirage.lowering.optimize.annotate import LoweringError, matmuls_for, plan_for
+from mirage.lowering.optimize.cluster_join import (
+    ClusterJoin,
+    function_joins,
+    plan_second,
+    second_offset,
+)
+from mirage.lowering.optimize.decisions import (
+    JOIN,
+    PLAN,
+    REMARKS,
+    TENSOR_MAPS,
+    JoinAttr,
+    PlanAttr,
+    TensorMapAttr,
+)
+from mirage.lowering.optimize.plan import Plan, PlanError
 from mirage.lowering.optimize.wrap import wrap_graph
+from mirage.lowering.to_llvm.cluster_kernel import emit_joined
 from mirage.lowering.to_llvm.graph_kernel import SMEM_SYMBOL, KernelEmitter, smem_global
 from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR
 from mirage.lowering.to_llvm.simple_kernels import (
@@ -59,7 +76,11 @@ class _Lowered:
 
 
 def lower_function(
-    f: func.FuncOp, arch: str, loads: str | None = None, matmuls: str | None = None
+    f: func.FuncOp,
+    arch: str,
+    loads: str | None = None,
+    matmuls: str | None = None,
+    clusters: bool = True,
 ) -> _Lowered:
     name = f.sym_name.data
     target = target_for(arch)
@@ -88,7 +109,9 @@ def lower_function(
     host.attributes["mirage.num_outputs"] = IntegerAttr(len(g.outputs), i64)
     entry = host.body.block
     lowered = _Lowered(host)
-    for index, (op, results) in enumerate(g.result_ids()):
+    entries = list(g.result_ids())
+    plans, joins, joined = _plan_function(name, g, target, loads, matmuls, clusters)
+    for index, (op, results) in enumerate(entries):
         if op.kind in RESHAPES:
             continue
         kernel_name = f"{name}_k{index}"
@@ -116,24 +139,77 @@ def lower_function(
             )
             continue
         assert op.kind in LAUNCHES and op.body is not None
+        if index in joined:
+            continue  # runs in the launch of the graph before it
         grid = op.ints_attr("grid")
         block = op.ints_attr("block")
-        try:
-            plan = plan_for(op, target, loads, matmuls)
-        except PlanError as e:
-            raise LoweringError(f"@{name}, kernel {index}: {e}") from None
-        kernel = KernelEmitter(plan, kernel_name, block, op.results).emit()
-        lowered.kernels.append(kernel)
+        plan = plans[index]
         args: list[SSAValue] = [entry.args[buffer_of[o]] for o in op.operands]
         args += [entry.args[buffer_of[r]] for r in results]
-        launch = _launch(entry, kernel_name, grid, launch_block(plan, block), plan.smem_bytes, args)
+        cluster: tuple[int, int, int] | None = None
+        smem = plan.smem_bytes
+        second = next((s for s, f in joined.items() if f == index), None)
+        if second is None:
+            kernel = KernelEmitter(plan, kernel_name, block, op.results).emit()
+        else:
+            op2, results2 = entries[second]
+            join = joins[second]
+            kernel = emit_joined(
+                plan, plans[second], join, kernel_name, block, op.results, op2.results
+            )
+            args += [entry.args[buffer_of[o]] for o in op2.operands]
+            args += [entry.args[buffer_of[r]] for r in results2]
+            cluster = join.cluster
+            smem = second_offset(plan) + plans[second].smem_bytes
+        lowered.kernels.append(kernel)
+        launch = _launch(entry, kernel_name, grid, launch_block(plan, block), smem, args, cluster)
         maps = plan.tensor_maps()
         if maps:
             launch.attributes[TENSOR_MAPS] = ArrayAttr([TensorMapAttr.of(m) for m in maps])
-        if plan.remarks:  # what the kernel does otherwise than asked, kept for the reader
-            launch.attributes[REMARKS] = ArrayAttr([StringAttr(r) for r in plan.remarks])
+        remarks = [*plan.remarks, *(plans[second].remarks if second is not None else [])]
+        if remarks:  # what the kernel does otherwise than asked, kept for the reader
+            launch.attributes[REMARKS] = ArrayAttr([StringAttr(r) for r in remarks])
     entry.add_op(func.ReturnOp())
     return lowered
+
+
+def _plan_function(
+    name: str, g: Graph, target: Target, loads: str | None, matmuls: str | None, clusters: bool
+) -> tuple[dict[int, Plan], dict[int, ClusterJoin], dict[int, int]]:
+    """Each graph's plan (recorded or made here), and the joins: the joined graph's index
+    -> its join, and -> the index of the graph whose launch it runs in. A recorded
+    `mirage.join` must still hold; graphs planned here join where they can (`clusters`)."""
+    plans: dict[int, Plan] = {}
+    fresh: set[int] = set()
+    entries = list(g.result_ids())
+    for index, (op, _) in enumerate(entries):
+        if op.kind not in LAUNCHES or op.body is None:
+            continue
+        if not isinstance(op.annotation(PLAN), PlanAttr):
+            fresh.add(index)
+        try:
+            plans[index] = plan_for(op, target, loads, matmuls)
+        except PlanError as e:
+            raise LoweringError(f"@{name}, kernel {index}: {e}") from None
+    joins: dict[int, ClusterJoin] = {}
+    joined: dict[int, int] = {}
+    candidates = function_joins(g, plans, target)
+    for index, (op, _) in enumerate(entries):
+        if not isinstance(op.annotation(JOIN), JoinAttr):
+            continue
+        if index not in candidates:
+            raise LoweringError(
+                f"@{name}, kernel {index}: mirage.join no longer holds (run plan-ugraph again)"
+            )
+        joins[index], joined[index] = candidates[index]
+    if clusters:
+        for index, (join, first) in candidates.items():
+            if index in joins or index not in fresh or first not in fresh:
+                continue
+            plan = plan_second(entries[index][0], join, plans[first], target, matmuls_for(matmuls))
+            if isinstance(plan, Plan):
+                plans[index], joins[index], joined[index] = plan, join, first
+    return plans, joins, joined
 
 
 def _launch(
@@ -143,6 +219,7 @@ def _launch(
     block: tuple[int, ...],
     smem: int,
     args: list[SSAValue],
+    cluster: tuple[int, int, int] | None = None,
 ) -> gpu.LaunchFuncOp:
     def c(v: int) -> SSAValue:
         k = arith.ConstantOp(IntegerAttr(v, i32))
@@ -153,6 +230,7 @@ def _launch(
         SymbolRefAttr(KERNEL_MODULE, [StringAttr(kernel)]),
         [c(grid[0]), c(grid[1]), c(grid[2])],
         [c(block[0]), c(block[1]), c(block[2])],
+        [c(cluster[0]), c(cluster[1]), c(cluster[2])] if cluster else None,
         kernelOperands=args,
         dynamicSharedMemorySize=c(smem),
     )
@@ -184,14 +262,18 @@ def kernel_functions(module: ModuleOp) -> list[func.FuncOp]:
 
 
 def convert_module(
-    module: ModuleOp, arch: str = "sm_90a", loads: str | None = None, matmuls: str | None = None
+    module: ModuleOp,
+    arch: str = "sm_90a",
+    loads: str | None = None,
+    matmuls: str | None = None,
+    clusters: bool = True,
 ) -> None:
     funcs = kernel_functions(module)
     if not funcs:
         return
     kernels = _kernel_module(module)
     for f in funcs:
-        lowered = lower_function(f, arch, loads, matmuls)
+        lowered = lower_function(f, arch, loads, matmuls, clusters)
         for k in lowered.kernels:
             kernels.body.block.add_op(k)
         module.body.block.insert_op_before(lowered.host, f)
@@ -208,9 +290,10 @@ class ConvertKernelToGpu(ModulePass):
     arch: str = "sm_90a"
     loads: str | None = None
     matmuls: str | None = None
+    clusters: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        convert_module(op, self.arch, self.loads, self.matmuls)
+        convert_module(op, self.arch, self.loads, self.matmuls, self.clusters)
 
 
 __all__ = ["KERNEL_MODULE", "SMEM_SYMBOL", "ConvertKernelToGpu", "LoweringError", "convert_module"]

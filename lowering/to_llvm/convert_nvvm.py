@@ -181,6 +181,30 @@ def _wgmma_wait(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
     return [asm], list(asm.results)
 
 
+def _cluster_barrier(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
+    """Intrinsics, as for bar.sync: convergent, so LLVM never duplicates them into branches."""
+    arrive = _call("llvm.nvvm.barrier.cluster.arrive", [], None)
+    wait = _call("llvm.nvvm.barrier.cluster.wait", [], None)
+    return [arrive, wait], []
+
+
+def _ld_shared_cluster(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
+    """Inline PTX with side effects: it must stay after the cluster barrier that makes the
+    peer's tile visible (a pure asm would be free to move above it)."""
+    assert isinstance(op, nvvm.LdSharedClusterOp)
+    width = op.width
+    if width == 1:
+        text, outs = "ld.shared::cluster.f32 $0, [$1];", "=f"
+    else:
+        regs = ", ".join(f"${i}" for i in range(width))
+        text = f"ld.shared::cluster.v{width}.f32 {{{regs}}}, [${width}];"
+        outs = ",".join(["=f"] * width)
+    asm = llvm.InlineAsmOp(
+        text, outs + ",r,~{memory}", [op.addr], [op.res.type], has_side_effects=True
+    )
+    return [asm], list(asm.results)
+
+
 RULES: dict[type[Operation], Rule] = {
     **{cls: _sreg for cls in nvvm.SPECIAL_REGISTER_OPS.values()},
     nvvm.Barrier0Op: _plain("llvm.nvvm.barrier0", None),
@@ -217,6 +241,9 @@ RULES: dict[type[Operation], Rule] = {
     nvvm.BarrierSyncOp: _bar_sync,
     nvvm.FenceProxyAsyncSharedOp: _asm_effect("fence.proxy.async.shared::cta;", "~{memory}"),
     nvvm.FenceMBarrierInitOp: _asm_effect("fence.mbarrier_init.release.cluster;", "~{memory}"),
+    nvvm.ClusterBarrierOp: _cluster_barrier,
+    nvvm.MapaSharedClusterOp: _asm("mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r"),
+    nvvm.LdSharedClusterOp: _ld_shared_cluster,
     nvvm.WgmmaFenceOp: _asm_effect("wgmma.fence.sync.aligned;", "~{memory}"),
     nvvm.WgmmaCommitGroupOp: _asm_effect("wgmma.commit_group.sync.aligned;", "~{memory}"),
     nvvm.WgmmaMmaAsyncOp: _wgmma,

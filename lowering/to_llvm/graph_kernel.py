@@ -55,8 +55,15 @@ NEG_INF = float("-inf")
 
 class KernelEmitter:
     def __init__(
-        self, plan: Plan, name: str, block_dims: Sequence[int], outputs: Sequence[TensorType]
+        self,
+        plan: Plan,
+        name: str,
+        block_dims: Sequence[int],
+        outputs: Sequence[TensorType],
+        extra_params: int = 0,
     ):
+        """`extra_params`: device pointers the kernel takes after its graph's (those of a
+        graph joined into its launch, `cluster_kernel`)."""
         self.plan = plan
         self.graph: Graph = plan.graph
         self.name = name
@@ -64,7 +71,7 @@ class KernelEmitter:
         self.outputs = list(outputs)
         g = self.graph
         self.producer = plan.producer()
-        arg_types: list[Attribute] = [GLOBAL_PTR] * (len(g.args) + len(self.outputs))
+        arg_types: list[Attribute] = [GLOBAL_PTR] * (len(g.args) + len(self.outputs) + extra_params)
         # tensor maps: 128-byte __grid_constant__ parameters, used through generic pointers
         maps = plan.tensor_maps()
         arg_types += [llvm.LLVMPointerType()] * len(maps)
@@ -87,10 +94,53 @@ class KernelEmitter:
         self.tensor_map_params = self.params[len(arg_types) - len(maps) :]
         self.stage_index: Int = 0
         self.iteration: Int = 0
+        self.kept_outputs: set[int] = set()
+        """Output ops whose tiles stay in shared memory for a joined graph (not stored)."""
+
+    @classmethod
+    def within(
+        cls,
+        host: KernelEmitter,
+        plan: Plan,
+        outputs: Sequence[TensorType],
+        params: Sequence[SSAValue],
+        bid: list[Int],
+        smem_offset: int,
+    ) -> KernelEmitter:
+        """An emitter of `plan` that goes on where `host` stands, in its function: block
+        coordinates `bid`, its shared memory from `smem_offset` of the host's on."""
+        self = cls.__new__(cls)
+        self.plan = plan
+        self.graph = plan.graph
+        self.name = host.name
+        self.block_dims = host.block_dims
+        self.outputs = list(outputs)
+        self.producer = plan.producer()
+        self.func = host.func
+        self.b = tile_loads.builder_for(plan, host.b.entry)
+        self.b.block = host.b.block
+        self.params = list(params)
+        self.tensor_map_params = []
+        self.stage_index = 0
+        self.iteration = 0
+        self.kept_outputs = set()
+        self.tid, self.lane, self.warp = host.tid, host.lane, host.warp
+        self.bid = bid
+        self.smem = self.b.gep(host.smem, smem_offset)
+        self.smem32 = self.b.add(host.smem32, smem_offset)
+        self._slots()
+        return self
 
     # --- setup ----------------------------------------------------------------------------
 
     def emit(self) -> llvm.FuncOp:
+        self.setup()
+        self._emit_body()
+        self.b.ret()
+        return self.func
+
+    def setup(self) -> None:
+        """Thread and block indices, the shared-memory base."""
         b = self.b
         bx, by, _ = self.block_dims
         tid: Int = b.sreg("tid.x")
@@ -109,13 +159,13 @@ class KernelEmitter:
         self.smem32: Int = b._r(llvm.PtrToIntOp(self.smem, i32))  # pyright: ignore[reportPrivateUsage]
         if any(t.swizzle for t in self.plan.tiles.values()):
             tile_loads.align_shared_base(self)
+        self._slots()
+
+    def _slots(self) -> None:
         self.acc_slots: dict[int, SSAValue] = {}
         self.rowsum_slots: dict[int, SSAValue] = {}
         self.rowmax_slots: dict[int, SSAValue] = {}
         self.row_slots: dict[int, SSAValue] = {}
-        self._emit_body()
-        b.ret()
-        return self.func
 
     def _emit_body(self) -> None:
         tile_loads.emit_body(self)
@@ -373,6 +423,8 @@ class KernelEmitter:
     # outputs --------------------------------------------------------------------------
 
     def _t_output(self, task: Task) -> None:
+        if task.op in self.kept_outputs:
+            return
         b = self.b
         op = self.graph.ops[task.op]
         src = op.operands[0]

@@ -4,7 +4,7 @@
 
 after which `-t llvm` / `-t ptx` / `-t cubin` emit the kernels. Each stage is also a pass
 of its own, so `mirage-opt` can stop after any of them and print the module. Options:
-`arch`, `loads` and `matmuls` (see `plan-ugraph`).
+`arch`, `loads`, `matmuls` and `clusters` (see `plan-ugraph`).
 """
 
 from __future__ import annotations
@@ -30,11 +30,12 @@ class LowerToLlvm(ModulePass):
     arch: str = "sm_90a"
     loads: str | None = None
     matmuls: str | None = None
+    clusters: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         WrapKernelOps().apply(ctx, op)
-        PlanUgraph(self.arch, self.loads, self.matmuls).apply(ctx, op)
-        ConvertKernelToGpu(self.arch, self.loads, self.matmuls).apply(ctx, op)
+        PlanUgraph(self.arch, self.loads, self.matmuls, self.clusters).apply(ctx, op)
+        ConvertKernelToGpu(self.arch, self.loads, self.matmuls, self.clusters).apply(ctx, op)
         ConvertNvvmToLlvm().apply(ctx, op)
 
 

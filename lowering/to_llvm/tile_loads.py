@@ -215,7 +215,7 @@ def _hoisted(k: KernelEmitter) -> None:
         cp_async_copy(k, v, 0, 0)
 
 
-def _epilogue(k: KernelEmitter) -> None:
+def epilogue_copies(k: KernelEmitter) -> None:
     """After the loop and a barrier (its tiles' memory may be reused): the epilogue
     operands' tiles, copied and waited for before the first post-loop phase."""
     if not k.plan.epilogue:
@@ -287,7 +287,7 @@ def _emit_cp_async(k: KernelEmitter) -> None:
         b.barrier()
     # else: an empty loop that runs once (a kernel of elementwise ops) already waited for
     # its copies, with the barrier after them
-    _epilogue(k)
+    epilogue_copies(k)
     k.run_phases(p.post)
 
 
@@ -333,7 +333,7 @@ def _emit_bulk_rows(k: KernelEmitter) -> None:
             _issue_rows(k, ahead, b.urem(ahead, stages))
         k.run_phases(p.loop)
     b.barrier()
-    _epilogue(k)
+    epilogue_copies(k)
     k.run_phases(p.post)
 
 
@@ -465,7 +465,7 @@ def _consume(k: KernelEmitter) -> None:
         k.run_phases(p.loop)
         b.emit(nvvm.MBarrierArriveOp(b.v(_mbar(k, k.stage_index, stages))))
     b.barrier()
-    _epilogue(k)
+    epilogue_copies(k)
     k.run_phases(p.post)
 
 

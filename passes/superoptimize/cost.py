@@ -23,6 +23,7 @@ from mirage.dialects.opkinds import (
 )
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize import load_plan, matmul_plan
+from mirage.lowering.optimize.cluster_join import find_join
 from mirage.lowering.optimize.wrap import UNWRAPPED, wrap_op
 from mirage.passes.superoptimize.lowered import LoweredFacts, lowered_facts
 from mirage.passes.superoptimize.resources import (
@@ -211,10 +212,15 @@ def graph_op_cost(
     smem: int | None = None,
     regs: int | None = None,
     lowered: LoweredFacts | None = None,
+    kept: int = 0,
+    pulled: int = 0,
 ) -> KernelCost:
     """A graph-defined op: `grid` blocks, each running the block graph `forloop_range`
     times in its loop and the rest once. (`smem` and `regs` when already known; with
-    `lowered`, what the lowering keeps in registers, its pipeline depth and barriers.)"""
+    `lowered`, what the lowering keeps in registers, its pipeline depth and barriers.)
+    In a pair joined into one launch (`cluster_join`): `kept`, the bytes of results the
+    first graph leaves in shared memory; `pulled`, the bytes of operands the second reads
+    from its peers, and then it has no launch of its own."""
     body = op.body
     assert body is not None
     grid = op.ints_attr("grid")
@@ -277,8 +283,8 @@ def graph_op_cost(
             vector += times * _vector_flops(bop, in_types)
         touched = [v for v in (*bop.operands, *results) if v not in in_registers]
         smem_traffic += times * sum(body.type_of(v).nbytes for v in touched)
-    writes = sum(t.nbytes for t in op.results)
-    unique_reads = sum(t.nbytes for t in operands)
+    writes = sum(t.nbytes for t in op.results) - kept
+    unique_reads = sum(t.nbytes for t in operands) - pulled
     dram = unique_reads + writes
 
     # Few warps on an SM cannot hide the latency of tensor-core, CUDA-core and shared-memory
@@ -304,15 +310,49 @@ def graph_op_cost(
     # grow with it even when device memory bounds them (rmsnorm_linear b1, 128 blocks: 18.3
     # µs at 8 iterations, 39.4 µs at 256, one NVIDIA H200).
     barriers = lowered.barriers if lowered is not None else 1
-    exposed = lowered is not None and lowered.streamed and lowered.stages == 1
+    exposed = lowered is not None and lowered.streamed and lowered.stages == 1 and not pulled
     per_iteration = barriers * ITERATION_SECONDS + (EXPOSED_LOAD_SECONDS if exposed else 0.0)
     # the barriers outside the loop wait as long (two LoRA tilings that differ only in
     # the tasks after their loop of one iteration: 5.12 and 5.59 µs, one NVIDIA H100)
     outside = lowered.barriers_outside if lowered is not None else 0
     serial = waves * (loops * per_iteration + outside * ITERATION_SECONDS)
     busy = wave_penalty * max(dram / bandwidth / fit.dram_efficiency, on_chip / EFFICIENCY)
-    seconds = target.launch_seconds + waves * target.memory_latency_seconds + busy + serial
+    if pulled:  # no launch; its loads are the peers' tiles, after a cluster barrier
+        seconds = waves * CLUSTER_HANDOVER_SECONDS + busy + serial
+    else:
+        seconds = target.launch_seconds + waves * target.memory_latency_seconds + busy + serial
     return KernelCost("graph", seconds, dram, blocks * (tensor + vector), blocks)
+
+
+CLUSTER_HANDOVER_SECONDS = 0.3e-6
+"""A joined graph's start: the cluster barrier and the pulls from the peers' shared memory
+(a few hundred cycles each, all in flight at once)."""
+
+
+def _joined(graph: Graph, index: int, target: Target) -> tuple[int, int] | None:
+    """(bytes the graph before op `index` keeps, bytes op `index` pulls) where op `index`
+    runs in that graph's launch (`cluster_join`), else None."""
+    if index == 0:
+        return None
+    entries = list(graph.result_ids())
+    (first, results), (second, _) = entries[index - 1], entries[index]
+    if first.kind not in LAUNCHES or second.kind not in LAUNCHES or first.body is None:
+        return None
+    if second.body is None:
+        return None
+    readers = [v for op, _ in entries for v in op.operands]
+    exclusive = [
+        r not in graph.outputs and readers.count(r) == second.operands.count(r) for r in results
+    ]
+    facts = lowered_facts(first, target)
+    if facts is None:
+        return None
+    threads = math.prod(first.ints_attr("block"))
+    join = find_join(first, results, second, exclusive, target, facts.loads, threads, False)
+    if isinstance(join, str):
+        return None
+    nbytes = sum(graph.type_of(results[p.result]).nbytes for p in join.pulls)
+    return nbytes, nbytes
 
 
 def kernel_lower_bound(dram_bytes: int, target: Target) -> float:
@@ -371,8 +411,18 @@ def program_cost(graph: Graph, target: Target) -> ProgramCost:
     one-operand elementwise launch."""
     outputs = set(graph.outputs)
     kernels: list[KernelCost] = []
-    for op, results in graph.result_ids():
+    entries = list(graph.result_ids())
+    joins = {i: j for i in range(1, len(entries)) if (j := _joined(graph, i, target))}
+    for index, (op, results) in enumerate(entries):
         operands = [graph.type_of(v) for v in op.operands]
+        if index + 1 in joins or index in joins:
+            kept = joins[index + 1][0] if index + 1 in joins else 0
+            pulled = joins[index][1] if index in joins else 0
+            facts = lowered_facts(op, target)
+            kernels.append(
+                graph_op_cost(op, operands, target, lowered=facts, kept=kept, pulled=pulled)
+            )
+            continue
         if op.kind in RETYPES and not outputs.isdisjoint(results):
             # costed as the one-operand pointwise launch it is: a multiplication by one
             scale = tuple((name, 1.0) for name in MUL_SCALAR.params)

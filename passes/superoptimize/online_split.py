@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from mirage.dialects.hardware import Target
@@ -73,11 +73,15 @@ def online_split_candidates(program: Graph, target: Target) -> list[Graph]:
     n = len(program.args)
     found: list[tuple[float, Graph]] = []
     for _, one, pattern in firsts[:FIRSTS_COMBINED]:
-        two = _combine(one, pattern, target)
+
+        def pair(two: Op, one: Op = one) -> Graph:
+            graph = Graph(program.args, (one, replace(two, operands=(n, n + 1, n + 2))), (n + 3,))
+            return fuse_program(with_output_types(graph, program.output_types))
+
+        two = _combine(one, pattern, target, lambda two: program_cost(pair(two), target).seconds)
         if two is None:
             continue
-        graph = Graph(program.args, (one, replace(two, operands=(n, n + 1, n + 2))), (n + 3,))
-        typed = fuse_program(with_output_types(graph, program.output_types))
+        typed = pair(two)
         found.append((program_cost(typed, target).seconds, typed))
     found.sort(key=lambda f: (f[0], repr(f[1])))
     return [g for _, g in found[:MAX_CANDIDATES]]
@@ -187,8 +191,12 @@ def _instances(
     return out
 
 
-def _combine(first: Op, pattern: Pattern, target: Target) -> Op | None:
-    """The kernel that walks the slices of `first`'s results with accum_rescale."""
+def _combine(
+    first: Op, pattern: Pattern, target: Target, price: Callable[[Op], float]
+) -> Op | None:
+    """The kernel that walks the slices of `first`'s results with accum_rescale, the one
+    whose pair with `first` `price` rates cheapest (a combine that runs in the first's
+    launch, `cluster_join`, costs no launch and no device-memory round trip)."""
     numer, den, top = first.results
     args = (numer, den, top)
     f32 = COMPUTE_DTYPE
@@ -230,7 +238,7 @@ def _combine(first: Op, pattern: Pattern, target: Target) -> Op | None:
                 continue
             if lowered_facts(new, target) is None:
                 continue
-            cost = program_cost(Graph(args, (new,), (3,)), target).seconds
+            cost = price(new)
             if best is None or cost < best_cost:
                 best, best_cost = new, cost
     return best

@@ -77,7 +77,9 @@ def test_fixtures_assemble_with_the_instructions_they_need(name: str, arch: str)
 
 
 def test_program_describes_buffers_and_launches() -> None:
-    program = _compile(FIXTURES / "attention_small.mlir", "ugraph", "sm_90a")
+    path = FIXTURES / "attention_small.mlir"
+    func = get_func(parse_module(path.read_text()), "ugraph")
+    program = compile_function(func, "sm_90a", clusters=False)
     assert [b.shape for b in program.inputs] == [(2, 8, 4), (2, 4, 32), (2, 32, 4)]
     assert [b.shape for b in program.outputs] == [(2, 8, 4)]
     # the split-KV partial sums are intermediates between the two kernels
@@ -85,7 +87,22 @@ def test_program_describes_buffers_and_launches() -> None:
     k1, k2 = program.launches
     assert k1.grid == (2, 2, 1) and k1.block == (128, 1, 1)
     assert k1.args == (0, 1, 2, 4, 5) and k2.args == (4, 5, 3)
+    assert k1.cluster == (1, 1, 1) and k2.cluster == (1, 1, 1)
     assert f".entry {k1.name}(" in program.ptx and f".entry {k2.name}(" in program.ptx
+    assert CompiledProgram.from_json(program.to_json()) == program
+
+
+def test_split_kv_pair_runs_as_one_launch_of_clusters() -> None:
+    # the combine runs in the blocks of the first kernel: clusters of the 2 blocks along y
+    # that hold one batch slice's key halves, partial sums read from the peer's tiles
+    program = _compile(FIXTURES / "attention_small.mlir", "ugraph", "sm_90a")
+    (launch,) = program.launches
+    assert launch.grid == (2, 2, 1) and launch.cluster == (1, 2, 1)
+    assert launch.args == (0, 1, 2, 4, 5, 4, 5, 3)
+    ptx = program.ptx
+    assert ".reqnctapercluster 1, 2, 1" in ptx
+    assert ptx.count("barrier.cluster.arrive") == 2 and ptx.count("barrier.cluster.wait") == 2
+    assert "mapa.shared::cluster.u32" in ptx and "ld.shared::cluster" in ptx
     assert CompiledProgram.from_json(program.to_json()) == program
 
 
