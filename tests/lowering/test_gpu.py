@@ -57,7 +57,16 @@ CASES = [
     (DATA / "epilogue.mlir", "linear_bias", 1.0),
     (DATA / "epilogue.mlir", "nn_linear_bias", 0.5),
     (DATA / "epilogue.mlir", "gpt2_fc", 0.25),
+    (DATA / "split_pairs.mlir", "split8", 0.5),
+    (DATA / "split_pairs.mlir", "split4_swapped", 0.5),
 ]
+
+PAIRS = [
+    (FIXTURES / "attention_small.mlir", "ugraph"),
+    (DATA / "split_pairs.mlir", "split8"),
+    (DATA / "split_pairs.mlir", "split4_swapped"),
+]
+"""Split-KV pairs that run as one launch of clusters by default: also built as two."""
 
 
 ONLINE = [
@@ -83,13 +92,20 @@ def test_online_chain_on_mma_sync_matches_float64(func: str) -> None:
     _check(DATA / "online_chain.mlir", func, 0.5, "mma-sync")
 
 
-def _check(path: Path, func: str, scale: float, matmuls: str) -> None:
+@pytest.mark.gpu
+@pytest.mark.parametrize(("path", "func"), PAIRS, ids=lambda c: str(c).rsplit("/", 1)[-1])
+def test_split_pair_as_two_launches_matches_float64(path: Path, func: str) -> None:
+    _check(path, func, 0.5, "auto", clusters=False)
+
+
+def _check(path: Path, func: str, scale: float, matmuls: str, clusters: bool = True) -> None:
     from mirage.lowering.ptx.compile import compile_function
     from mirage.lowering.runtime.gpu_run import default_arch, run_program
 
     f = get_func(parse_module(path.read_text()), func)
     graph = graph_from_func(f)
-    program = compile_function(f, default_arch(), matmuls=matmuls)
+    program = compile_function(f, default_arch(), matmuls=matmuls, clusters=clusters)
+    assert len(program.launches) > 1 or clusters
     if matmuls == "mma-sync":
         assert "wgmma" not in program.ptx
     rng = np.random.default_rng(3)

@@ -1,0 +1,30 @@
+// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -p plan-ugraph | FileCheck %s
+// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -p "plan-ugraph{clusters=false}" | FileCheck %s --check-prefix=OFF
+// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -t ptx | FileCheck %s --check-prefix=PTX
+
+// A split-KV pair's combine runs in the launch of its first kernel: planned with the first
+// kernel's 128 threads and every key slice's tile resident (8 stages for 8 slices).
+// CHECK-LABEL: func.func @split8
+// CHECK: kernel.graph
+// CHECK: kernel.graph({{.*}}) grid [4, 16, 1] block [64, 1, 1] forloop 8 {{{.*}}mirage.stages = 8 : i64{{.*}}mirage.join = #mirage.join<axis 2, size 8, threads 128>}
+// CHECK-LABEL: func.func @split4_swapped
+// CHECK: mirage.join = #mirage.join<axis 2, size 4, threads 128>
+
+// OFF-NOT: mirage.join
+
+// One kernel a pair, of clusters along the key slices; the partial sums never leave
+// shared memory: the combine pulls each slice's tile from the peer that holds it, all
+// slices' loads before the first store, between two cluster barriers.
+// PTX-LABEL: .entry split8_k0(
+// PTX: .reqnctapercluster 1, 1, 8
+// PTX: barrier.cluster.arrive
+// PTX-NEXT: barrier.cluster.wait
+// PTX-COUNT-8: ld.shared::cluster.v4.f32
+// PTX-NOT: ld.shared::cluster
+// PTX: st.shared.v4
+// PTX: barrier.cluster.arrive
+// PTX-NEXT: barrier.cluster.wait
+// PTX-NEXT: ret;
+// PTX-NOT: .entry split8_k1(
+// PTX-LABEL: .entry split4_swapped_k0(
+// PTX: .reqnctapercluster 1, 1, 4
