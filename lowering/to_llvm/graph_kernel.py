@@ -126,8 +126,12 @@ class KernelEmitter:
         self.kept_outputs = set()
         self.tid, self.lane, self.warp = host.tid, host.lane, host.warp
         self.bid = bid
-        self.smem = self.b.gep(host.smem, smem_offset)
-        self.smem32 = self.b.add(host.smem32, smem_offset)
+        # from the allocation's start: the host's alignment slack lies within its part
+        self.smem = self.b.gep(host.smem_start, smem_offset)
+        self.smem32 = self.b.add(host.smem_start32, smem_offset)
+        self.smem_start, self.smem_start32 = self.smem, self.smem32
+        if any(t.swizzle for t in plan.tiles.values()):
+            tile_loads.align_shared_base(self)
         self._slots()
         return self
 
@@ -157,6 +161,8 @@ class KernelEmitter:
         ]
         self.smem = b._r(llvm.AddressOfOp(SMEM_SYMBOL, SHARED_PTR))  # pyright: ignore[reportPrivateUsage]
         self.smem32: Int = b._r(llvm.PtrToIntOp(self.smem, i32))  # pyright: ignore[reportPrivateUsage]
+        # the allocation's own start, before any alignment for swizzled tiles
+        self.smem_start, self.smem_start32 = self.smem, self.smem32
         if any(t.swizzle for t in self.plan.tiles.values()):
             tile_loads.align_shared_base(self)
         self._slots()
