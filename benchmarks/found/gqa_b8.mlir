@@ -1,6 +1,6 @@
 // gqa_b8: the best μGraph the search found (benchmarks/search_bench.py --write)
 // target sm_90, max-kernel-ops 2, max-block-ops 11, seed 0
-// cost model: 20.18 us (the program: 146.53 us, not finite in f16 storage)
+// cost model: 18.21 us (the program: 147.07 us, not finite in f16 storage)
 // equivalent, unsound ops: accum_max, accum_rescale, reduce_max (57 random tests of the first 1 rows of one batch slice in Z_94905743 x Z_47452871; no error bound, these ops have stand-in rules)
 builtin.module {
   func.func @program(%0: tensor<16x256x64xf16>, %1: tensor<16x64x4096xf16>, %2: tensor<16x4096x64xf16>) -> tensor<16x256x64xf16> {
@@ -34,7 +34,7 @@ builtin.module {
       %26 = block.output %11 omap [0, 1, 2] : tensor<1x128x1xf32> -> tensor<16x256x4xf32>
       block.return %24, %25, %26 : tensor<16x256x256xf32>, tensor<16x256x4xf32>, tensor<16x256x4xf32>
     }
-    %6 = kernel.graph(%3, %4, %5) grid [16, 8, 1] block [128, 1, 1] forloop 4 : (tensor<16x256x256xf32>, tensor<16x256x4xf32>, tensor<16x256x4xf32>) -> tensor<16x256x64xf16> {
+    %6 = kernel.graph(%3, %4, %5) grid [16, 8, 1] block [256, 1, 1] forloop 4 : (tensor<16x256x256xf32>, tensor<16x256x4xf32>, tensor<16x256x4xf32>) -> tensor<16x256x64xf16> {
     ^bb0(%7: tensor<16x256x256xf32>, %8: tensor<16x256x4xf32>, %9: tensor<16x256x4xf32>):
       %10, %11 = block.for_loop : tensor<1x32x64xf32>, tensor<1x32x1xf32> {
         %12 = block.input %7 imap [0, 1, -1] forloop_dim 2 : tensor<16x256x256xf32> -> tensor<1x32x64xf32>

@@ -1,6 +1,6 @@
 // qknorm_b1: the best μGraph the search found (benchmarks/search_bench.py --write)
 // target sm_90, max-kernel-ops 2, max-block-ops 11, seed 0
-// cost model: 8.02 us (the program: 63.57 us, not finite in f16 storage)
+// cost model: 6.10 us (the program: 63.28 us, not finite in f16 storage)
 // equivalent, unsound ops: accum_max, accum_rescale, accum_rescale of a square root, exp of a square root, reduce_max (59 random tests of the first 1 rows of one batch slice in Z_94905743 x Z_47452871; no error bound, these ops have stand-in rules)
 builtin.module {
   func.func @program(%0: tensor<2x256x64xf16>, %1: tensor<2x64x4096xf16>, %2: tensor<2x4096x64xf16>) -> tensor<2x256x64xf16> {
@@ -50,7 +50,7 @@ builtin.module {
       %34 = block.output %11 omap [0, 1, 2] : tensor<1x64x1xf32> -> tensor<2x256x16xf32>
       block.return %32, %33, %34 : tensor<2x256x1024xf32>, tensor<2x256x16xf32>, tensor<2x256x16xf32>
     }
-    %6 = kernel.graph(%3, %4, %5) grid [2, 64, 1] block [128, 1, 1] forloop 16 : (tensor<2x256x1024xf32>, tensor<2x256x16xf32>, tensor<2x256x16xf32>) -> tensor<2x256x64xf16> {
+    %6 = kernel.graph(%3, %4, %5) grid [2, 64, 1] block [256, 1, 1] forloop 16 : (tensor<2x256x1024xf32>, tensor<2x256x16xf32>, tensor<2x256x16xf32>) -> tensor<2x256x64xf16> {
     ^bb0(%7: tensor<2x256x1024xf32>, %8: tensor<2x256x16xf32>, %9: tensor<2x256x16xf32>):
       %10, %11 = block.for_loop : tensor<1x4x64xf32>, tensor<1x4x1xf32> {
         %12 = block.input %7 imap [0, 1, -1] forloop_dim 2 : tensor<2x256x1024xf32> -> tensor<1x4x64xf32>
