@@ -62,6 +62,10 @@ class _Ints:
         return a % b
 
 
+INTS: Arith = _Ints()
+"""`Arith` on Python ints (plan-time checks, tests)."""
+
+
 @dataclass(frozen=True)
 class Pull:
     """One input of the second graph read from the peers' shared memory."""
@@ -235,7 +239,7 @@ def find_join(
 def _check(join: ClusterJoin, first: Op, second: Op) -> str:
     """Every block of the second graph played once, and every loop step's tile inside the
     tile its peer holds (by enumeration: grids are small)."""
-    ar = _Ints()
+    ar = INTS
     g1, g2 = join.first_grid, join.second_grid
     loops = join.size
     played: set[tuple[int, ...]] = set()
@@ -354,6 +358,7 @@ def function_joins(
 
 
 __all__ = [
+    "INTS",
     "Arith",
     "ClusterJoin",
     "Pull",

@@ -12,7 +12,7 @@ import pytest
 from mirage.dialects.hardware import SM_80, SM_90, SM_90A
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, Op
-from mirage.lowering.optimize.cluster_join import ClusterJoin, find_join, plan_second
+from mirage.lowering.optimize.cluster_join import INTS, ClusterJoin, find_join, plan_second
 from mirage.lowering.optimize.plan import plan_graph_op
 from mirage.lowering.ptx.compile import compile_function
 from mirage.lowering.runtime.program import KernelLaunch, ProgramError
@@ -20,20 +20,6 @@ from mirage.passes.superoptimize.cost import op_cost, program_cost
 from tests.conftest import get_func, parse_module
 
 PAIRS = Path(__file__).parent / "data" / "split_pairs.mlir"
-
-
-class _Ints:
-    def add(self, a: int, b: int) -> int:
-        return a + b
-
-    def mul(self, a: int, b: int) -> int:
-        return a * b
-
-    def udiv(self, a: int, b: int) -> int:
-        return a // b
-
-    def urem(self, a: int, b: int) -> int:
-        return a % b
 
 
 def _pair(name: str) -> tuple[Graph, Op, tuple[int, ...], Op]:
@@ -62,7 +48,7 @@ def test_split8_joins_along_z_with_eight_combine_blocks_a_cluster() -> None:
     assert [p.tile for p in join.pulls] == [(1, 8, 32), (1, 8, 1), (1, 8, 1)]
     # block (b, y, z) of the first grid plays combine block (b, 8 y + z): its 8 rows of the
     # 64 that the cluster (b, y) holds
-    ar = _Ints()
+    ar = INTS
     played = {
         tuple(join.second_block(ar, (b, y, z), z))
         for b, y, z in itertools.product(range(4), range(2), range(8))
@@ -76,7 +62,7 @@ def test_swapped_grid_axes_map_ranks_to_the_combine_x_axis() -> None:
     assert isinstance(join, ClusterJoin)
     assert join.quotas == (1, 4, 1) and join.second_imap == (1, 0, -1)
     # the first graph's batch is on x, the combine's on y; its row blocks on x
-    assert join.second_block(_Ints(), (1, 0, 3), 3) == [3, 1, 0]
+    assert join.second_block(INTS, (1, 0, 3), 3) == [3, 1, 0]
 
 
 @pytest.mark.parametrize(
