@@ -182,8 +182,8 @@ class PlanUgraph(ModulePass):
             index_of[model_indices[n]] = graph
         if model is None:
             return
+        ops = list(model.result_ids())
         for second, (join, first) in function_joins(model, plans, target).items():
-            ops = list(model.result_ids())
             plan = plan_second(ops[second][0], join, plans[first], target, matmuls)
             if isinstance(plan, str):
                 continue  # planned on its own, launched on its own

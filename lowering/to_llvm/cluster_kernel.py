@@ -46,15 +46,14 @@ def emit_joined(
     host = KernelEmitter(first, name, block_dims, outputs1, extra_params=n2)
     host.func.attributes[CLUSTER_DIM] = DenseArrayBase.from_list(i32, list(join.cluster))
     g1 = first.graph
-    kept = {join_result for join_result in (p.result for p in join.pulls)}
     out_ops = [i for i, op in enumerate(g1.ops) if op.kind == "output"]
-    host.kept_outputs = {out_ops[r] for r in kept}
+    host.kept_outputs = {out_ops[p.result] for p in join.pulls}
     host.setup()
     tile_loads.emit_body(host)
     b = host.b
     b.emit(nvvm.ClusterBarrierOp())
     rank = host.bid[join.axis]
-    bid = [b.v(x) if not isinstance(x, int) else x for x in join.second_block(b, host.bid, rank)]
+    bid = join.second_block(b, host.bid, rank)
     n1 = len(first.graph.args) + len(outputs1)
     params = host.params[n1 : n1 + n2]
     inner = KernelEmitter.within(host, second, outputs2, params, bid, second_offset(first))

@@ -329,30 +329,31 @@ CLUSTER_HANDOVER_SECONDS = 0.3e-6
 (a few hundred cycles each, all in flight at once)."""
 
 
-def _joined(graph: Graph, index: int, target: Target) -> tuple[int, int] | None:
-    """(bytes the graph before op `index` keeps, bytes op `index` pulls) where op `index`
-    runs in that graph's launch (`cluster_join`), else None."""
-    if index == 0:
-        return None
-    entries = list(graph.result_ids())
+def _joined_bytes(
+    graph: Graph,
+    entries: list[tuple[Op, tuple[int, ...]]],
+    readers: list[int],
+    index: int,
+    target: Target,
+) -> int:
+    """The bytes of partial results that op `index` pulls from the graph before it, where it
+    runs in that graph's launch (`cluster_join`), else 0. `readers`: every op's operands."""
     (first, results), (second, _) = entries[index - 1], entries[index]
     if first.kind not in LAUNCHES or second.kind not in LAUNCHES or first.body is None:
-        return None
+        return 0
     if second.body is None:
-        return None
-    readers = [v for op, _ in entries for v in op.operands]
+        return 0
     exclusive = [
         r not in graph.outputs and readers.count(r) == second.operands.count(r) for r in results
     ]
     facts = lowered_facts(first, target)
     if facts is None:
-        return None
+        return 0
     threads = math.prod(first.ints_attr("block"))
     join = find_join(first, results, second, exclusive, target, facts.loads, threads, False)
     if isinstance(join, str):
-        return None
-    nbytes = sum(graph.type_of(results[p.result]).nbytes for p in join.pulls)
-    return nbytes, nbytes
+        return 0
+    return sum(graph.type_of(results[p.result]).nbytes for p in join.pulls)
 
 
 def kernel_lower_bound(dram_bytes: int, target: Target) -> float:
@@ -412,12 +413,17 @@ def program_cost(graph: Graph, target: Target) -> ProgramCost:
     outputs = set(graph.outputs)
     kernels: list[KernelCost] = []
     entries = list(graph.result_ids())
-    joins = {i: j for i in range(1, len(entries)) if (j := _joined(graph, i, target))}
+    readers = [v for op, _ in entries for v in op.operands]
+    # op index -> the bytes it pulls from the op before it, which keeps them
+    joins = {
+        i: n
+        for i in range(1, len(entries))
+        if (n := _joined_bytes(graph, entries, readers, i, target))
+    }
     for index, (op, results) in enumerate(entries):
         operands = [graph.type_of(v) for v in op.operands]
         if index + 1 in joins or index in joins:
-            kept = joins[index + 1][0] if index + 1 in joins else 0
-            pulled = joins[index][1] if index in joins else 0
+            kept, pulled = joins.get(index + 1, 0), joins.get(index, 0)
             facts = lowered_facts(op, target)
             kernels.append(
                 graph_op_cost(op, operands, target, lowered=facts, kept=kept, pulled=pulled)
