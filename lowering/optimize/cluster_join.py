@@ -33,6 +33,7 @@ from mirage.dialects.opkinds import INPUTS, OUTPUTS
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize import load_plan
+from mirage.lowering.optimize.layout import align_up
 from mirage.lowering.optimize.plan import Plan, PlanError, plan_graph_op
 
 Index = Any
@@ -285,11 +286,30 @@ def _origin(
 
 
 SECOND_ALIGN = 1024
-"""The joined graph's shared memory starts this aligned after the first's (a swizzle atom)."""
+"""The joined graph's shared memory starts this aligned (a swizzle atom)."""
 
 
-def second_offset(first: Plan) -> int:
-    return -(-first.smem_bytes // SECOND_ALIGN) * SECOND_ALIGN
+def second_offset(first: Plan, join: ClusterJoin, second_bytes: int) -> int:
+    """Where the joined graph's `second_bytes` of shared memory start: the lowest aligned
+    offset clear of the tiles the first graph keeps for its peers. The rest of the first's
+    memory is free once the cluster barrier has passed (its copies were waited for and
+    its stores issued), so the pair needs little more than the first graph alone: two
+    blocks an SM stay two."""
+    tiles = [first.tiles[p.source] for p in join.pulls]
+    return clear_offset([(t.offset, t.offset + t.total_bytes) for t in tiles], second_bytes)
+
+
+def clear_offset(taken: Sequence[tuple[int, int]], size: int) -> int:
+    """The lowest `SECOND_ALIGN`-aligned offset of `size` bytes overlapping none of the
+    byte ranges `taken` ([start, end))."""
+    starts = sorted({0, *(align_up(end, SECOND_ALIGN) for _, end in taken)})
+    return next(s for s in starts if all(s + size <= lo or s >= hi for lo, hi in taken))
+
+
+def joined_smem(first: Plan, join: ClusterJoin, second: Plan) -> int:
+    """The shared memory of the launch that runs both graphs."""
+    offset = second_offset(first, join, second.smem_bytes)
+    return max(first.smem_bytes, offset + second.smem_bytes)
 
 
 def plan_second(
@@ -321,7 +341,7 @@ def plan_second(
         return f"the joined graph does not plan: {e}"
     if plan.stages != join.size:
         return f"the joined graph plans {plan.stages} stages, not {join.size}"
-    total = second_offset(first) + plan.smem_bytes
+    total = joined_smem(first, join, plan)
     if total > target.shared_memory_per_block:
         return (
             f"the pair needs {total} bytes of shared memory, more than the "
@@ -362,8 +382,10 @@ __all__ = [
     "Arith",
     "ClusterJoin",
     "Pull",
+    "clear_offset",
     "find_join",
     "function_joins",
+    "joined_smem",
     "plan_second",
     "second_offset",
 ]

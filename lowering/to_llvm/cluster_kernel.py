@@ -5,7 +5,8 @@ shared-memory tiles. A cluster barrier makes them visible across the cluster; ea
 then pulls every loop step's tile of the second graph from the block of the step's
 cluster rank (`ld.shared::cluster`, all steps' loads issued before the first store, so
 their latencies overlap), and runs the second graph's tasks on them with no loads in the
-loop. A last cluster barrier keeps each block's tiles alive until its peers have read them.
+loop. The second graph's memory overlays the first's, clear of the kept tiles. A last
+cluster barrier keeps each block's tiles alive until its peers have read them.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ def emit_joined(
     bid = join.second_block(b, host.bid, rank)
     n1 = len(first.graph.args) + len(outputs1)
     params = host.params[n1 : n1 + n2]
-    inner = KernelEmitter.within(host, second, outputs2, params, bid, second_offset(first))
+    offset = second_offset(first, join, second.smem_bytes)
+    inner = KernelEmitter.within(host, second, outputs2, params, bid, offset)
     _run_second(inner, host, join, rank)
     b.block = inner.b.block
     b.emit(nvvm.ClusterBarrierOp())

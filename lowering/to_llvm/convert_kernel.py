@@ -40,8 +40,8 @@ from mirage.lowering.optimize.annotate import LoweringError, matmuls_for, plan_f
 from mirage.lowering.optimize.cluster_join import (
     ClusterJoin,
     function_joins,
+    joined_smem,
     plan_second,
-    second_offset,
 )
 from mirage.lowering.optimize.decisions import (
     JOIN,
@@ -160,7 +160,7 @@ def lower_function(
             args += [entry.args[buffer_of[o]] for o in op2.operands]
             args += [entry.args[buffer_of[r]] for r in results2]
             cluster = join.cluster
-            smem = second_offset(plan) + plans[second].smem_bytes
+            smem = joined_smem(plan, join, plans[second])
         lowered.kernels.append(kernel)
         launch = _launch(entry, kernel_name, grid, launch_block(plan, block), smem, args, cluster)
         maps = plan.tensor_maps()

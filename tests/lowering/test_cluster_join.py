@@ -12,7 +12,15 @@ import pytest
 from mirage.dialects.hardware import SM_80, SM_90, SM_90A
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph, Op
-from mirage.lowering.optimize.cluster_join import INTS, ClusterJoin, find_join, plan_second
+from mirage.lowering.optimize.cluster_join import (
+    INTS,
+    ClusterJoin,
+    clear_offset,
+    find_join,
+    joined_smem,
+    plan_second,
+    second_offset,
+)
 from mirage.lowering.optimize.plan import plan_graph_op
 from mirage.lowering.ptx.compile import compile_function
 from mirage.lowering.runtime.program import KernelLaunch, ProgramError
@@ -99,10 +107,26 @@ def test_the_joined_plan_keeps_every_slice_resident_with_the_first_graphs_thread
     p2 = plan_second(second, join, p1, SM_90A, "auto")
     assert not isinstance(p2, str)
     assert p2.threads == 128 and p2.stages == 8
+    # the combine overlays the first graph's Q, K and V tiles, clear of the kept ones: the
+    # pair needs no more than the first graph alone
+    offset = second_offset(p1, join, p2.smem_bytes)
+    for t in (p1.tiles[p.source] for p in join.pulls):
+        assert offset + p2.smem_bytes <= t.offset or offset >= t.offset + t.total_bytes
+    assert joined_smem(p1, join, p2) == p1.smem_bytes
     # too little shared memory for both graphs: not joined, and why
-    small = replace(SM_90A, shared_memory_per_block=p1.smem_bytes + 1024)
+    small = replace(SM_90A, shared_memory_per_block=p1.smem_bytes - 1)
     why = plan_second(second, join, p1, small, "auto")
     assert isinstance(why, str) and "bytes of shared memory" in why
+
+
+def test_the_joined_memory_starts_at_the_first_aligned_gap_clear_of_the_kept_tiles() -> None:
+    assert clear_offset([], 5000) == 0
+    assert clear_offset([(0, 100)], 5000) == 1024
+    assert clear_offset([(3000, 3100)], 2048) == 0
+    assert clear_offset([(3000, 3100)], 3001) == 4096
+    # a gap between two kept tiles, aligned, that holds it
+    assert clear_offset([(0, 16), (8192, 9000)], 4096) == 1024
+    assert clear_offset([(0, 16), (8192, 9000)], 8000) == 9216
 
 
 def test_descriptor_keeps_clusters_and_checks_them() -> None:
