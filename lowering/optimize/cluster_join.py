@@ -142,6 +142,11 @@ def _single(ops: Sequence[Op], kinds: frozenset[str] | set[str]) -> list[tuple[i
     return [(i, o) for i, o in enumerate(ops) if o.kind in kinds]
 
 
+JOINABLE_LOADS = (load_plan.CP_ASYNC, load_plan.TMA)
+"""The first graph's load strategies the joined kernel is built for: cp.async, and tensor
+maps, whose producer warp sits out the second graph."""
+
+
 def find_join(
     first: Op,
     first_results: Sequence[int],
@@ -161,8 +166,8 @@ def find_join(
     assert b1 is not None and b2 is not None
     if target.max_cluster_blocks < 2:
         return f"{target.name} has no thread-block clusters"
-    if first_loads != "cp-async":
-        return f"the first graph loads by {first_loads}, not cp-async"
+    if first_loads not in JOINABLE_LOADS:
+        return f"the first graph loads by {first_loads}"
     g1 = first.ints_attr("grid")
     g2 = second.ints_attr("grid")
     loops2 = second.int_attr("forloop_range")
@@ -296,7 +301,11 @@ def second_offset(first: Plan, join: ClusterJoin, second_bytes: int) -> int:
     its stores issued), so the pair needs little more than the first graph alone: two
     blocks an SM stay two."""
     tiles = [first.tiles[p.source] for p in join.pulls]
-    return clear_offset([(t.offset, t.offset + t.total_bytes) for t in tiles], second_bytes)
+    taken = [(t.offset, t.offset + t.total_bytes) for t in tiles]
+    barriers = load_plan.mbarrier_bytes(first.loads, first.stages)
+    if barriers:  # an mbarrier's memory is not reused without invalidating it
+        taken.append((first.mbarriers, first.mbarriers + barriers))
+    return clear_offset(taken, second_bytes)
 
 
 def clear_offset(taken: Sequence[tuple[int, int]], size: int) -> int:

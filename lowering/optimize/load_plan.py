@@ -89,11 +89,14 @@ def box_rows(rows: int) -> int | None:
 
 
 def _tma_fits(tile: Tile, full: tuple[int, ...], threads: int) -> bool:
-    if tile.dtype not in TMA_DTYPES or len(full) != 2 or len(tile.shape) != 2:
+    if tile.dtype not in TMA_DTYPES or len(full) < 2 or len(tile.shape) != len(full):
         return False
+    if tile.transposed or any(n != 1 for n in tile.shape[:-2]):
+        return False  # a batched tile is one matrix of the tensor seen as 2-D (`flat_rows`)
     if threads % 32 or threads + PRODUCER_THREADS > 1024:
         return False
-    rows, cols = tile.shape
+    rows, cols = tile.shape[-2:]
+    full = full[-2:]
     esize = tile.esize
     row_bytes = cols * esize
     # whole panels, or one panel that a narrow tile fills most of
@@ -180,7 +183,7 @@ def tensor_maps(
     out: list[TensorMapPlan] = []
     for v in streamed:
         t = tiles[v]
-        rows = box_rows(t.shape[0])
+        rows = box_rows(t.shape[-2])
         assert rows is not None, "tma is chosen only for tiles that cut into boxes"
         src = source(v)
         full = graph.type_of(src).shape
@@ -188,8 +191,8 @@ def tensor_maps(
             TensorMapPlan(
                 value=v,
                 param=src,
-                dims=(full[1], full[0]),
-                row_stride=full[1] * t.esize,
+                dims=(full[-1], math.prod(full[:-1])),
+                row_stride=full[-1] * t.esize,
                 box=(t.panel_elems, rows),
                 dtype=t.dtype,
             )

@@ -23,6 +23,7 @@ from mirage.dialects.opkinds import INPUTS
 from mirage.dialects.ugraph.graph import TensorType
 from mirage.lowering.optimize.cluster_join import ClusterJoin, Pull, second_offset
 from mirage.lowering.optimize.layout import Tile
+from mirage.lowering.optimize.load_plan import TMA
 from mirage.lowering.optimize.plan import Plan
 from mirage.lowering.to_llvm import tile_loads
 from mirage.lowering.to_llvm.graph_kernel import KernelEmitter
@@ -58,9 +59,12 @@ def emit_joined(
     n1 = len(first.graph.args) + len(outputs1)
     params = host.params[n1 : n1 + n2]
     offset = second_offset(first, join, second.smem_bytes)
-    inner = KernelEmitter.within(host, second, outputs2, params, bid, offset)
-    _run_second(inner, host, join, rank)
-    b.block = inner.b.block
+    # a producer warp (tensor-map loads) has no part in the second graph; it waits at the
+    # last cluster barrier
+    with b.if_(b.icmp("ult", host.tid, first.threads) if first.loads == TMA else True):
+        inner = KernelEmitter.within(host, second, outputs2, params, bid, offset)
+        _run_second(inner, host, join, rank)
+        b.block = inner.b.block
     b.emit(nvvm.ClusterBarrierOp())
     b.ret()
     return host.func

@@ -37,6 +37,7 @@ from mirage.dialects.opkinds import (
 )
 from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
+from mirage.lowering.optimize import load_plan
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, group_layout, wide_group
 from mirage.lowering.to_llvm import fma, mma_sync, tile_loads, wgmma
@@ -117,7 +118,9 @@ class KernelEmitter:
         self.outputs = list(outputs)
         self.producer = plan.producer()
         self.func = host.func
-        self.b = tile_loads.builder_for(plan, host.b.entry)
+        # the host's barriers: those of its consumer warps where it has a producer warp
+        consumers = host.plan.threads if host.plan.loads == load_plan.TMA else None
+        self.b = tile_loads.builder_for(plan, host.b.entry, consumers)
         self.b.block = host.b.block
         self.params = list(params)
         self.tensor_map_params = []

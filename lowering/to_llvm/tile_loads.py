@@ -82,8 +82,12 @@ class ConsumerBuilder(Builder):
         self.emit(nvvm.BarrierSyncOp(CONSUMER_BARRIER, self.consumers))
 
 
-def builder_for(plan: Plan, entry: Block) -> Builder:
-    b = ConsumerBuilder(entry, plan.threads) if plan.loads == TMA else Builder(entry)
+def builder_for(plan: Plan, entry: Block, consumers: int | None = None) -> Builder:
+    """The builder of `plan`'s kernel; `consumers`: the threads that its barriers hold
+    where a producer warp of another plan's loads shares the block."""
+    if plan.loads == TMA:
+        consumers = plan.threads
+    b = Builder(entry) if consumers is None else ConsumerBuilder(entry, consumers)
     # what threads write to shared memory (cp.async copies, tasks) a wgmma reads through
     # the asynchronous proxy: each barrier after such writes is preceded by a proxy fence
     b.fence_async_proxy = plan.async_proxy_reads
@@ -427,14 +431,27 @@ def _produce(k: KernelEmitter) -> None:
         b.emit(nvvm.MBarrierArriveExpectTxOp(full, b.const(expect)))
         for m, tmap in zip(maps, k.tensor_map_params, strict=True):
             t = k.tile(m.value)
-            (row0, col0), _, _ = tile_origin(k, m.value, i)
+            origin, _, _ = tile_origin(k, m.value, i)
+            row0, col0 = _map_coords(k, m.value, origin)
             stage = b.add(k.smem32, b.add(t.offset, b.mul(slot, t.copy_bytes)))
             for panel in range(t.panels):
                 x = b.v(b.add(col0, panel * t.panel_elems))
-                for r in range(0, t.shape[0], m.box[1]):
+                for r in range(0, t.shape[-2], m.box[1]):
                     dst = b.v(b.add(stage, panel * t.panel_bytes + r * SWIZZLE_BYTES))
                     y = b.v(b.add(row0, r))
                     b.emit(nvvm.CpAsyncBulkTensor2dOp(dst, tmap, x, y, full))
+
+
+def _map_coords(k: KernelEmitter, v: int, origin: list[Int]) -> tuple[Int, Int]:
+    """(row, column) of a tile's origin in its tensor map, which sees the tensor as rows
+    of its last dim: a batched tile's leading coordinates fold into the row."""
+    b = k.b
+    _, op = k.producer[v]
+    full = k.graph.type_of(op.operands[0]).shape
+    row: Int = 0
+    for c, n in zip(origin[:-1], full[:-1], strict=True):
+        row = b.add(b.mul(row, n), c)
+    return row, origin[-1]
 
 
 def _consume(k: KernelEmitter) -> None:

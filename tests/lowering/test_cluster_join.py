@@ -78,7 +78,7 @@ def test_swapped_grid_axes_map_ranks_to_the_combine_x_axis() -> None:
     [
         ({"target": SM_80}, "has no thread-block clusters"),
         ({"target": replace(SM_90A, max_cluster_blocks=4)}, "exceed the 4"),
-        ({"first_loads": "tma"}, "loads by tma"),
+        ({"first_loads": "bulk-rows"}, "loads by bulk-rows"),
         ({"first_threads": 32}, "more threads"),
         ({"exclusive": [True, False, True]}, "read elsewhere"),
     ],

@@ -59,12 +59,14 @@ CASES = [
     (DATA / "epilogue.mlir", "gpt2_fc", 0.25),
     (DATA / "split_pairs.mlir", "split8", 0.5),
     (DATA / "split_pairs.mlir", "split4_swapped", 0.5),
+    (DATA / "split_pairs.mlir", "split4_tma", 0.5),
 ]
 
 PAIRS = [
     (FIXTURES / "attention_small.mlir", "ugraph"),
     (DATA / "split_pairs.mlir", "split8"),
     (DATA / "split_pairs.mlir", "split4_swapped"),
+    (DATA / "split_pairs.mlir", "split4_tma"),
 ]
 """Split-KV pairs that run as one launch of clusters by default: also built as two."""
 
@@ -98,13 +100,27 @@ def test_split_pair_as_two_launches_matches_float64(path: Path, func: str) -> No
     _check(path, func, 0.5, "auto", clusters=False)
 
 
-def _check(path: Path, func: str, scale: float, matmuls: str, clusters: bool = True) -> None:
+@pytest.mark.gpu
+def test_split_pair_joined_after_cp_async_loads_matches_float64() -> None:
+    # split4_tma's first graph loads by tensor maps by default (a producer warp that sits
+    # out the combine); the same pair joined after every thread's cp.async copies
+    _check(DATA / "split_pairs.mlir", "split4_tma", 0.5, "auto", loads="cp-async")
+
+
+def _check(
+    path: Path,
+    func: str,
+    scale: float,
+    matmuls: str,
+    clusters: bool = True,
+    loads: str | None = None,
+) -> None:
     from mirage.lowering.ptx.compile import compile_function
     from mirage.lowering.runtime.gpu_run import default_arch, run_program
 
     f = get_func(parse_module(path.read_text()), func)
     graph = graph_from_func(f)
-    program = compile_function(f, default_arch(), matmuls=matmuls, clusters=clusters)
+    program = compile_function(f, default_arch(), loads=loads, matmuls=matmuls, clusters=clusters)
     assert len(program.launches) > 1 or clusters
     if matmuls == "mma-sync":
         assert "wgmma" not in program.ptx

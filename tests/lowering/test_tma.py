@@ -15,6 +15,7 @@ from xdsl.ir import Block
 
 from mirage.dialects.hardware import SM_80, SM_90A
 from mirage.dialects.ugraph.from_ir import graph_from_func
+from mirage.lowering.optimize import load_plan
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.load_plan import PRODUCER_THREADS, box_rows, stage_bytes
 from mirage.lowering.optimize.plan import Plan, plan_graph_op
@@ -150,6 +151,22 @@ def test_narrow_and_deep_tiles_load_by_whole_panel_boxes() -> None:
     program = _tma_program("narrow_deep")
     (launch,) = program.launches
     assert [m.box for m in launch.tensor_maps] == [(64, 2), (64, 256)]
+
+
+def test_batched_tiles_load_by_maps_of_the_tensor_as_rows() -> None:
+    # split4_tma's K (2x64x2048) and V (2x2048x64) tiles of one batch each: the maps see
+    # the tensors as 128 and 4096 rows
+    pairs = DATA / "split_pairs.mlir"
+    program = compile_function(get_func(parse_module(pairs.read_text()), "split4_tma"))
+    (launch,) = program.launches
+    assert [(m.dims, m.box) for m in launch.tensor_maps] == [
+        ((2048, 128), (64, 64)),
+        ((64, 4096), (64, 128)),
+    ]
+    fits = load_plan._tma_fits  # pyright: ignore[reportPrivateUsage]
+    assert fits(Tile((1, 64, 128), "f16", 128), (2, 64, 2048), 128)
+    # a tile over two batches is not one box of rows
+    assert not fits(Tile((2, 64, 128), "f16", 128), (2, 64, 2048), 128)
 
 
 @pytest.mark.parametrize(

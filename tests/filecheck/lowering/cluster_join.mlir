@@ -28,3 +28,23 @@
 // PTX-NOT: .entry split8_k1(
 // PTX-LABEL: .entry split4_swapped_k0(
 // PTX: .reqnctapercluster 1, 1, 4
+
+// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -t "ptx{arch=sm_90a}" | FileCheck %s --check-prefix=TMA
+// Key and value tiles by tensor maps of the batched tensors (batch and rows folded into one
+// row coordinate): a producer warp beside the 128 threads; the combine runs on those 128
+// alone (their own barrier), the producer waits at the cluster barriers.
+// TMA-LABEL: .entry split4_tma_k0(
+// TMA: .maxntid 160, 1, 1
+// TMA: .reqnctapercluster 1, 1, 4
+// TMA: cp.async.bulk.tensor.2d
+// TMA: mbarrier.try_wait.parity
+// TMA: barrier.cluster.arrive
+// TMA-NEXT: barrier.cluster.wait
+// TMA-NEXT: @%p{{[0-9]+}} bra
+// TMA: ld.shared::cluster.v4.f32
+// TMA-NOT: bar.sync 0;
+// TMA: bar.sync 1, 128;
+// TMA: barrier.cluster.arrive
+// TMA-NEXT: barrier.cluster.wait
+// TMA-NEXT: ret;
+// TMA-NOT: .entry split4_tma_k1(
