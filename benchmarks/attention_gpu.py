@@ -38,16 +38,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--matmuls", default="auto", help="matmul strategies to build with, comma-separated"
     )
+    ap.add_argument(
+        "--loads",
+        default="",
+        help="load strategies to build with, comma-separated (default: the target's)",
+    )
     ap.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
     args = ap.parse_args(argv)
+    from mirage.lowering.optimize.load_plan import check_loads
     from mirage.lowering.optimize.matmul_plan import check_matmuls
 
-    strategies = args.matmuls.split(",")
+    loads: list[str | None] = [*args.loads.split(",")] if args.loads else [None]
+    strategies = [(m, lo) for m in args.matmuls.split(",") for lo in loads]
     try:
-        for strategy in strategies:
-            check_matmuls(strategy)
+        for matmuls, lo in strategies:
+            check_matmuls(matmuls)
+            if lo is not None:
+                check_loads(lo)
     except ValueError as e:
-        print(f"attention_gpu.py: error: --matmuls: {e}", file=sys.stderr)
+        print(f"attention_gpu.py: error: {e}", file=sys.stderr)
         return 1
     files = sorted(args.found.glob("*.mlir"))
     if not files:
@@ -81,7 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     bandwidth = measure_copy_bandwidth()
     device = torch.cuda.get_device_name()
     cols = ["shape (BH x N x D, KV)"]
-    cols += [f"ours µs ({s})" if len(strategies) > 1 else "ours µs" for s in strategies]
+    cols += [
+        f"ours µs ({', '.join(x for x in s if x)})" if len(strategies) > 1 else "ours µs"
+        for s in strategies
+    ]
     cols += ["SDPA flash µs", "torch.compile µs"]
     cols += ["speedup over SDPA flash", "ours TFLOP/s", "floor µs", "rel. error", "ours"]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
@@ -99,8 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         timed: list[float | None] = []
         err = 0.0
-        for strategy in strategies:
-            loaded = load(compile_function(func, default_arch(), matmuls=strategy))
+        for matmuls, lo in strategies:
+            loaded = load(compile_function(func, default_arch(), loads=lo, matmuls=matmuls))
             one = check_program(loaded, reference)
             err = max(err, one) if math.isfinite(one) else one
             timed.append(time_program(loaded, method).median_us if one <= MAX_REL_ERR else None)
