@@ -86,10 +86,11 @@ def annotate(graph: Operation, plan: Plan) -> None:
         graph.attributes[REMARKS] = ArrayAttr([StringAttr(r) for r in plan.remarks])
 
 
-def loads_for(target: Target, asked: str | None) -> str:
-    """The load strategy asked for, or the target's default; an unknown name is an error."""
+def loads_for(asked: str | None) -> str | None:
+    """The load strategy asked for, or None: the planner's default for the target (an
+    unknown name is an error)."""
     try:
-        return check_loads(target.default_loads if asked is None else asked)
+        return None if asked is None else check_loads(asked)
     except ValueError as e:
         raise LoweringError(str(e)) from None
 
@@ -131,7 +132,7 @@ def plan_for(op: Op, target: Target, loads: str | None = None, matmuls: str | No
         op.int_attr("forloop_range"),
         target,
         stages_override(op),
-        loads_for(target, loads),
+        loads_for(loads),
         matmuls_for(matmuls),
     )
 
@@ -151,7 +152,7 @@ class PlanUgraph(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = target_for(self.arch)
         # a bad name is an error with or without graphs
-        loads = loads_for(target, self.loads)
+        loads = loads_for(self.loads)
         matmuls = matmuls_for(self.matmuls)
         funcs = [f for f in op.walk() if isinstance(f, FuncOp)]
         inside = {id(g) for f in funcs for g in f.body.block.ops if isinstance(g, GraphOp)}
@@ -161,7 +162,7 @@ class PlanUgraph(ModulePass):
             if isinstance(graph, GraphOp) and id(graph) not in inside:
                 annotate(graph, _plan(graph, "kernel.graph", target, loads, matmuls))
 
-    def _plan_function(self, f: FuncOp, target: Target, loads: str, matmuls: str) -> None:
+    def _plan_function(self, f: FuncOp, target: Target, loads: str | None, matmuls: str) -> None:
         graphs = [o for o in f.body.block.ops if isinstance(o, GraphOp)]
         if not graphs:
             return
@@ -194,7 +195,7 @@ class PlanUgraph(ModulePass):
             )
 
 
-def _plan(graph: GraphOp, where: str, target: Target, loads: str, matmuls: str) -> Plan:
+def _plan(graph: GraphOp, where: str, target: Target, loads: str | None, matmuls: str) -> Plan:
     forced = graph.attributes.get(STAGES)
     try:
         return plan_graph_op(

@@ -119,6 +119,7 @@ def _rows_fit(tile: Tile, full: tuple[int, ...]) -> bool:
 
 def choose_loads(
     asked: str,
+    explicit: bool,
     target: Target,
     streamed: list[int],
     loops: int,
@@ -128,7 +129,9 @@ def choose_loads(
     viewed: Callable[[int], bool],
 ) -> str:
     """The strategy the kernel runs: `asked` where the target and every streamed tile
-    allow it, else cp.async."""
+    allow it, else cp.async. Tensor maps of batched tiles (attention's keys and values)
+    only where `explicit`ly asked, not as the target's default: the default is what was
+    measured faster, the weight-streaming kernels' 2-D tiles."""
     check_loads(asked)
     if asked == CP_ASYNC or not streamed or loops < 2:
         return CP_ASYNC
@@ -140,7 +143,8 @@ def choose_loads(
         ok = target.bulk_copies and all(_rows_fit(tiles[v], source_shape(v)) for v in streamed)
     else:
         ok = target.tensor_maps and all(
-            _tma_fits(tiles[v], source_shape(v), threads) for v in streamed
+            _tma_fits(tiles[v], source_shape(v), threads) and (explicit or len(tiles[v].shape) == 2)
+            for v in streamed
         )
     return asked if ok else CP_ASYNC
 

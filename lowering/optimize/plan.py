@@ -320,7 +320,7 @@ class Planner:
         loops: int,
         target: Target = SM_90A,
         stages: int | None = None,
-        loads: str = load_plan.CP_ASYNC,
+        loads: str | None = load_plan.CP_ASYNC,
         matmuls: str = matmul_plan.AUTO,
     ):
         threads = math.prod(block)
@@ -329,7 +329,9 @@ class Planner:
         self.uses = _uses(graph)
         self.producer = self.plan.producer()
         self.forced_stages = stages
-        self.loads = load_plan.check_loads(loads)
+        # None: the target's default, which keeps cp.async for batched tiles (`choose_loads`)
+        self.loads = load_plan.check_loads(target.default_loads if loads is None else loads)
+        self.loads_asked = loads is not None
         self.matmuls = matmul_plan.check_matmuls(matmuls)
         self.ldmatrix_values: set[int] = set()
         self.results = [results for _, results in graph.result_ids()]
@@ -1051,6 +1053,7 @@ class Planner:
         limit = p.target.shared_memory_per_block
         p.loads = load_plan.choose_loads(
             self.loads,
+            self.loads_asked,
             p.target,
             p.streamed,
             p.loops,
@@ -1289,9 +1292,11 @@ def plan_graph_op(
     loops: int,
     target: Target = SM_90A,
     stages: int | None = None,
-    loads: str = load_plan.CP_ASYNC,
+    loads: str | None = load_plan.CP_ASYNC,
     matmuls: str = matmul_plan.AUTO,
 ) -> Plan:
+    """The plan of a graph-defined op's block graph. `loads`: the load strategy asked for,
+    or None for the target's default."""
     try:
         return Planner(body, grid, block, loops, target, stages, loads, matmuls).run()
     except PlanError as e:

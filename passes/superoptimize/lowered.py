@@ -65,7 +65,7 @@ def lowered_facts(op: Op, target: Target) -> LoweredFacts | None:
             op.ints_attr("block"),
             op.int_attr("forloop_range"),
             emitted,
-            loads=emitted.default_loads,
+            loads=None,  # the lowering's default
         )
     except PlanError:
         return None

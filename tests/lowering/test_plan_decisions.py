@@ -89,7 +89,7 @@ def test_plan_attributes_print_parse_and_decode_to_the_planners_plan() -> None:
             op.ints_attr("block"),
             op.int_attr("forloop_range"),
             SM_90A,
-            loads=SM_90A.default_loads,
+            loads=None,
         )
         decoded = decode(op, attr)
         for name in Plan.__dataclass_fields__:

@@ -29,8 +29,8 @@
 // PTX-LABEL: .entry split4_swapped_k0(
 // PTX: .reqnctapercluster 1, 1, 4
 
-// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -t "ptx{arch=sm_90a}" | FileCheck %s --check-prefix=TMA
-// Key and value tiles by tensor maps of the batched tensors (batch and rows folded into one
+// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -t "ptx{arch=sm_90a loads=tma}" | FileCheck %s --check-prefix=TMA
+// Key and value tiles by tensor maps of the batched tensors where asked (loads=tma) (batch and rows folded into one
 // row coordinate): a producer warp beside the 128 threads; the combine runs on those 128
 // alone (their own barrier), the producer waits at the cluster barriers.
 // TMA-LABEL: .entry split4_tma_k0(
