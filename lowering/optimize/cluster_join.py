@@ -316,9 +316,11 @@ def clear_offset(taken: Sequence[tuple[int, int]], size: int) -> int:
 
 
 def joined_smem(first: Plan, join: ClusterJoin, second: Plan) -> int:
-    """The shared memory of the launch that runs both graphs."""
+    """The shared memory of the launch that runs both graphs. Offsets count from the first
+    graph's base, which its kernel may have moved up by as much as its alignment slack."""
     offset = second_offset(first, join, second.smem_bytes)
-    return max(first.smem_bytes, offset + second.smem_bytes)
+    slack = load_plan.alignment_slack(first.tiles)
+    return max(first.smem_bytes, slack + offset + second.smem_bytes)
 
 
 def plan_second(

@@ -109,7 +109,8 @@ class KernelEmitter:
         smem_offset: int,
     ) -> KernelEmitter:
         """An emitter of `plan` that goes on where `host` stands, in its function: block
-        coordinates `bid`, its shared memory from `smem_offset` of the host's on."""
+        coordinates `bid`, its shared memory from `smem_offset` of the host's (aligned)
+        base on, the frame of the host's own tile offsets."""
         self = cls.__new__(cls)
         self.plan = plan
         self.graph = plan.graph
@@ -129,9 +130,8 @@ class KernelEmitter:
         self.kept_outputs = set()
         self.tid, self.lane, self.warp = host.tid, host.lane, host.warp
         self.bid = bid
-        # from the allocation's start: the host's alignment slack lies within its part
-        self.smem = self.b.gep(host.smem_start, smem_offset)
-        self.smem32 = self.b.add(host.smem_start32, smem_offset)
+        self.smem = self.b.gep(host.smem, smem_offset)
+        self.smem32 = self.b.add(host.smem32, smem_offset)
         self.smem_start, self.smem_start32 = self.smem, self.smem32
         if any(t.swizzle for t in plan.tiles.values()):
             tile_loads.align_shared_base(self)
