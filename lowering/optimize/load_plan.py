@@ -92,7 +92,7 @@ def _tma_fits(tile: Tile, full: tuple[int, ...], threads: int) -> bool:
     if tile.dtype not in TMA_DTYPES or len(full) < 2 or len(tile.shape) != len(full):
         return False
     if tile.transposed or any(n != 1 for n in tile.shape[:-2]):
-        return False  # a batched tile is one matrix of the tensor seen as 2-D (`flat_rows`)
+        return False  # a batched tile: one matrix of a tensor its map sees as rows
     if threads % 32 or threads + PRODUCER_THREADS > 1024:
         return False
     rows, cols = tile.shape[-2:]
