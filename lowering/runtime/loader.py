@@ -18,9 +18,9 @@ from mirage.lowering.runtime.streams import stream_handle
 from mirage.lowering.runtime.tensor_maps import TensorMaps
 
 DEFAULT_DYNAMIC_SHARED = 48 * 1024
+"""Dynamic shared memory a kernel may use without raising its limit first."""
 PORTABLE_CLUSTER_BLOCKS = 8
 """Blocks per cluster every sm_90 device runs; more need the kernel's non-portable opt-in."""
-"""Dynamic shared memory a kernel may use without raising its limit first."""
 
 POISON: dict[str, int] = {
     "f16": 0x7E00,

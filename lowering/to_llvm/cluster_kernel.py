@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import DenseArrayBase, f32, i32
 from xdsl.ir import SSAValue
 
 from mirage.dialects import nvvm
-from mirage.dialects.opkinds import INPUTS
+from mirage.dialects.opkinds import INPUTS, OUTPUTS
 from mirage.dialects.ugraph.graph import TensorType
 from mirage.lowering.optimize.cluster_join import ClusterJoin, Pull, second_offset
 from mirage.lowering.optimize.layout import Tile
@@ -48,7 +48,7 @@ def emit_joined(
     host = KernelEmitter(first, name, block_dims, outputs1, extra_params=n2)
     host.func.attributes[CLUSTER_DIM] = DenseArrayBase.from_list(i32, list(join.cluster))
     g1 = first.graph
-    out_ops = [i for i, op in enumerate(g1.ops) if op.kind == "output"]
+    out_ops = [i for i, op in enumerate(g1.ops) if op.kind in OUTPUTS]
     host.kept_outputs = {out_ops[p.result] for p in join.pulls}
     host.setup()
     tile_loads.emit_body(host)

@@ -132,7 +132,6 @@ class KernelEmitter:
         self.bid = bid
         self.smem = self.b.gep(host.smem, smem_offset)
         self.smem32 = self.b.add(host.smem32, smem_offset)
-        self.smem_start, self.smem_start32 = self.smem, self.smem32
         if any(t.swizzle for t in plan.tiles.values()):
             tile_loads.align_shared_base(self)
         self._slots()
@@ -164,8 +163,6 @@ class KernelEmitter:
         ]
         self.smem = b._r(llvm.AddressOfOp(SMEM_SYMBOL, SHARED_PTR))  # pyright: ignore[reportPrivateUsage]
         self.smem32: Int = b._r(llvm.PtrToIntOp(self.smem, i32))  # pyright: ignore[reportPrivateUsage]
-        # the allocation's own start, before any alignment for swizzled tiles
-        self.smem_start, self.smem_start32 = self.smem, self.smem32
         if any(t.swizzle for t in self.plan.tiles.values()):
             tile_loads.align_shared_base(self)
         self._slots()

@@ -339,9 +339,9 @@ def _joined_bytes(
     """The bytes of partial results that op `index` pulls from the graph before it, where it
     runs in that graph's launch (`cluster_join`), else 0. `readers`: every op's operands."""
     (first, results), (second, _) = entries[index - 1], entries[index]
-    if first.kind not in LAUNCHES or second.kind not in LAUNCHES or first.body is None:
+    if first.kind not in LAUNCHES or second.kind not in LAUNCHES:
         return 0
-    if second.body is None:
+    if first.body is None or second.body is None:
         return 0
     exclusive = [
         r not in graph.outputs and readers.count(r) == second.operands.count(r) for r in results
