@@ -139,6 +139,102 @@ def build(directory: Path, per_structure: int, only: str | None = None) -> None:
         print(f"{name}: {built} variants", file=sys.stderr)
 
 
+PAIR_PROGRAMS = ("gqa_b1", "gqa_b8", "qknorm_b1", "qknorm_b8")
+"""The programs of benchmarks/programs whose split-KV pairs `--pairs` builds."""
+
+
+def _pair_structures() -> list[tuple[str, list[tuple[float, Any]]]]:
+    """(name, every split-KV pair of the program with its modelled seconds, cheapest first)
+    of each of PAIR_PROGRAMS, x and y grid axes swapped counted once."""
+    from xdsl.dialects.func import FuncOp
+    from xdsl.parser import Parser
+
+    from mirage.dialects.hardware import SM_90
+    from mirage.dialects.ugraph.from_ir import graph_from_func
+    from mirage.passes.superoptimize.online_split import online_split_pairs
+    from mirage.tools.registry import make_context
+
+    out: list[tuple[str, list[tuple[float, Any]]]] = []
+    for name in PAIR_PROGRAMS:
+        text = (HERE / "programs" / f"{name}.mlir").read_text()
+        module = Parser(make_context(), text).parse_module()
+        (func,) = [op for op in module.ops if isinstance(op, FuncOp)]
+        pairs = online_split_pairs(graph_from_func(func), SM_90, firsts_combined=1 << 30)
+        seen: set[Any] = set()
+        kept: list[tuple[float, Any]] = []
+        for seconds, pair in pairs:
+            sig = tuple(_tiling(op) for op in pair.ops if op.body is not None)
+            if sig not in seen:
+                seen.add(sig)
+                kept.append((seconds, pair))
+        out.append((f"pairs_{name}", kept))
+    return out
+
+
+def _tiling(op: Any) -> tuple[Any, ...]:
+    """A graph op's tiling up to the order of its grid axes."""
+    tiles = tuple(o.results[0].shape for o in op.body.ops if o.kind == "input")
+    grid = tuple(sorted(op.ints_attr("grid")))
+    return (grid, op.ints_attr("block")[0], op.int_attr("forloop_range"), tiles)
+
+
+def build_pairs(directory: Path, per_structure: int, only: str | None = None) -> None:
+    """Whole split-KV pairs, each lowered as its program (joined into one launch where
+    `cluster_join` allows, and the best half also as two launches): the cheapest half of
+    `per_structure` by the model and the rest spread evenly over the ranking."""
+    from mirage.dialects.hardware import SM_90
+    from mirage.dialects.ugraph.to_ir import func_from_graph
+    from mirage.lowering.ptx.compile import compile_function
+    from mirage.passes.superoptimize.cost import program_cost
+
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, pairs in _pair_structures():
+        if only and only not in name:
+            continue
+        best = per_structure // 2
+        rest = pairs[best:]
+        step = max(1, len(rest) // max(1, per_structure - best))
+        picked = [*pairs[:best], *rest[::step][: per_structure - best]]
+        built = 0
+        for i, (_, pair) in enumerate(picked):
+            for clusters in (True, False) if i < best else (True,):
+                try:
+                    function = func_from_graph("f", pair)
+                    program = compile_function(function, "sm_90a", clusters=clusters)
+                except Exception as e:  # a pair the lowering does not take: reported, skipped
+                    print(f"skip {name} #{i}: {type(e).__name__}: {str(e)[:120]}", file=sys.stderr)
+                    continue
+                first, second = [op for op in pair.ops if op.body is not None]
+                joined = len(program.launches) == 1
+                cost = program_cost(pair, SM_90) if clusters else _two_launches(pair, SM_90)
+                stem = f"{name}_v{i:02d}{'' if clusters else '_two'}"
+                (directory / f"{stem}.json").write_text(program.to_json())
+                meta = {
+                    "structure": name,
+                    "op_key": _op_key(pair),
+                    "joined": joined,
+                    "model_us": cost * 1e6 if isinstance(cost, float) else cost.micros,
+                    "grid": list(first.ints_attr("grid")),
+                    "block": list(first.ints_attr("block")),
+                    "loops": first.int_attr("forloop_range"),
+                    "tiles": [list(t) for t in _tiling(first)[3]],
+                    "second_grid": list(second.ints_attr("grid")),
+                    "second_block": list(second.ints_attr("block")),
+                }
+                (directory / f"{stem}.meta.json").write_text(json.dumps(meta))
+                built += 1
+        print(f"{name}: {built} programs", file=sys.stderr)
+
+
+def _two_launches(pair: Any, target: Any) -> float:
+    """The model's seconds of a pair run as two launches (no `cluster_join`)."""
+    from mirage.passes.superoptimize.cost import op_cost
+
+    return sum(
+        op_cost(op, [pair.type_of(v) for v in op.operands], target).seconds for op in pair.ops
+    )
+
+
 def _op_key(op: Any) -> str:
     """Names one tiling exactly (grid, block and loop range alone do not: several
     patterns share them)."""
@@ -258,12 +354,15 @@ def main() -> None:
     mode.add_argument("--build", action="store_true")
     mode.add_argument("--time", action="store_true")
     mode.add_argument("--compare", action="store_true")
+    ap.add_argument("--pairs", action="store_true", help="--build: whole split-KV pairs")
     ap.add_argument("--per-structure", type=int, default=24)
     ap.add_argument("--only", default=None, help="structures whose name contains this")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     if args.compare:
         compare(args.paths, args.only)
+    elif args.build and args.pairs:
+        build_pairs(args.paths[0], args.per_structure, args.only)
     elif args.build:
         build(args.paths[0], args.per_structure, args.only)
     else:

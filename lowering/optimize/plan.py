@@ -679,6 +679,9 @@ class Planner:
             m1.rowmax, m1.rowsum = m_val, l_val
             m2.mode, m2.target, m2.combine = "regs", rescaled, "sum"
             p.virtual.update((s_val, m_val, *chain, m2.result))
+            # the rowmax task stores the running maximum after the loop, also where a loop
+            # of one iteration would compute it in place (`_computable_in_place`)
+            p.virtual.discard(self.running_max(m1))
             if sums:
                 p.virtual.add(self._result(sums[0][0]))
 

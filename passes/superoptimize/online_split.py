@@ -52,6 +52,15 @@ def online_split_candidates(program: Graph, target: Target) -> list[Graph]:
     """Split-KV pairs of the program's online softmax, cheapest first (at most
     MAX_CANDIDATES), or none where the program has no online form or ops after its
     softmax-weighted sum."""
+    return [g for _, g in online_split_pairs(program, target)[:MAX_CANDIDATES]]
+
+
+def online_split_pairs(
+    program: Graph, target: Target, firsts_combined: int = FIRSTS_COMBINED
+) -> list[tuple[float, Graph]]:
+    """Every split-KV pair of the program's online softmax whose first kernel is among the
+    `firsts_combined` cheapest, with its modelled seconds, cheapest first (the calibration
+    of the cost model times them all)."""
     op = online_structure(program)
     if op is None or op.body is None:
         return []
@@ -72,7 +81,7 @@ def online_split_candidates(program: Graph, target: Target) -> list[Graph]:
     firsts.sort(key=lambda f: (f[0], repr(f[1])))
     n = len(program.args)
     found: list[tuple[float, Graph]] = []
-    for _, one, pattern in firsts[:FIRSTS_COMBINED]:
+    for _, one, pattern in firsts[:firsts_combined]:
 
         def pair(two: Op, one: Op = one) -> Graph:
             graph = Graph(program.args, (one, replace(two, operands=(n, n + 1, n + 2))), (n + 3,))
@@ -84,7 +93,7 @@ def online_split_candidates(program: Graph, target: Target) -> list[Graph]:
         typed = pair(two)
         found.append((program_cost(typed, target).seconds, typed))
     found.sort(key=lambda f: (f[0], repr(f[1])))
-    return [g for _, g in found[:MAX_CANDIDATES]]
+    return found
 
 
 def _seconds(op: Op, operand_types: Sequence[TensorType], target: Target) -> float:

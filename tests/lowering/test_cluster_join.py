@@ -24,6 +24,7 @@ from mirage.lowering.optimize.cluster_join import (
 from mirage.lowering.optimize.plan import plan_graph_op
 from mirage.lowering.ptx.compile import compile_function
 from mirage.lowering.runtime.program import KernelLaunch, ProgramError
+from mirage.lowering.runtime.ptxas import find_ptxas, resource_report
 from mirage.passes.superoptimize.cost import op_cost, program_cost
 from tests.conftest import get_func, parse_module
 
@@ -146,3 +147,16 @@ def test_model_prices_the_joined_pair_without_the_second_launch() -> None:
     assert joined.kernels[1].seconds < alone[1].seconds - SM_90.launch_seconds
     assert joined.kernels[0].dram_bytes < alone[0].dram_bytes
     assert joined.seconds < sum(k.seconds for k in alone)
+
+
+@pytest.mark.parametrize("clusters", [True, False])
+def test_slices_of_one_key_tile_keep_the_running_maximum_in_a_tile(clusters: bool) -> None:
+    # a loop of one iteration computes its accumulators in place, but the online chain's
+    # rowmax task stores the running maximum after the loop: it keeps its tile
+    func = get_func(parse_module(PAIRS.read_text()), "split4_once")
+    program = compile_function(func, "sm_90a", clusters=clusters)
+    assert len(program.launches) == (1 if clusters else 2)
+    assert "wgmma.mma_async" in program.ptx
+    if find_ptxas() is not None:
+        report = resource_report(program.ptx, program.arch)
+        assert "error" not in report.lower(), report

@@ -60,6 +60,7 @@ CASES = [
     (DATA / "split_pairs.mlir", "split8", 0.5),
     (DATA / "split_pairs.mlir", "split4_swapped", 0.5),
     (DATA / "split_pairs.mlir", "split4_tma", 0.5),
+    (DATA / "split_pairs.mlir", "split4_once", 0.5),
 ]
 
 PAIRS = [
@@ -67,6 +68,7 @@ PAIRS = [
     (DATA / "split_pairs.mlir", "split8"),
     (DATA / "split_pairs.mlir", "split4_swapped"),
     (DATA / "split_pairs.mlir", "split4_tma"),
+    (DATA / "split_pairs.mlir", "split4_once"),
 ]
 """Split-KV pairs that run as one launch of clusters by default: also built as two."""
 
