@@ -179,8 +179,8 @@ def _tiling(op: Any) -> tuple[Any, ...]:
 
 
 def build_pairs(directory: Path, per_structure: int, only: str | None = None) -> None:
-    """Whole split-KV pairs, each lowered as its program (joined into one launch where
-    `cluster_join` allows, and the best half also as two launches): the cheapest half of
+    """Whole split-KV pairs, each lowered as its program (two launches, and the best half
+    also joined into one launch where `cluster_join` allows): the cheapest half of
     `per_structure` by the model and the rest spread evenly over the ranking."""
     from mirage.dialects.hardware import SM_90
     from mirage.dialects.ugraph.to_ir import func_from_graph
@@ -197,7 +197,7 @@ def build_pairs(directory: Path, per_structure: int, only: str | None = None) ->
         picked = [*pairs[:best], *rest[::step][: per_structure - best]]
         built = 0
         for i, (_, pair) in enumerate(picked):
-            for clusters in (True, False) if i < best else (True,):
+            for clusters in (False, True) if i < best else (False,):
                 try:
                     function = func_from_graph("f", pair)
                     program = compile_function(function, "sm_90a", clusters=clusters)
@@ -206,8 +206,8 @@ def build_pairs(directory: Path, per_structure: int, only: str | None = None) ->
                     continue
                 first, second = [op for op in pair.ops if op.body is not None]
                 joined = len(program.launches) == 1
-                seconds = program_cost(pair, SM_90).seconds if clusters else _two_launches(pair)
-                stem = f"{name}_v{i:02d}{'' if clusters else '_two'}"
+                seconds = program_cost(pair, SM_90, clusters=clusters).seconds
+                stem = f"{name}_v{i:02d}{'_joined' if clusters else ''}"
                 (directory / f"{stem}.json").write_text(program.to_json())
                 meta = {
                     "structure": name,
@@ -224,16 +224,6 @@ def build_pairs(directory: Path, per_structure: int, only: str | None = None) ->
                 (directory / f"{stem}.meta.json").write_text(json.dumps(meta))
                 built += 1
         print(f"{name}: {built} programs", file=sys.stderr)
-
-
-def _two_launches(pair: Any) -> float:
-    """The model's seconds of a pair run as two launches (no `cluster_join`)."""
-    from mirage.dialects.hardware import SM_90
-    from mirage.passes.superoptimize.cost import op_cost
-
-    return sum(
-        op_cost(op, [pair.type_of(v) for v in op.operands], SM_90).seconds for op in pair.ops
-    )
 
 
 def _op_key(op: Any) -> str:
@@ -331,8 +321,7 @@ def compare(files: list[Path], only: str | None = None) -> None:
         if r["structure"].startswith("pairs_"):
             pair = pairs.get((r["structure"], r["op_key"]))
             if pair is not None and "measured_us" in r:
-                two = r["name"].endswith("_two")
-                seconds = _two_launches(pair) if two else program_cost(pair, SM_90).seconds
+                seconds = program_cost(pair, SM_90, clusters=r["joined"]).seconds
                 point = (r["structure"], seconds * 1e6, r["measured_us"])
                 points[(r["structure"], r["name"])] = point
             continue

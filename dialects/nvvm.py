@@ -701,6 +701,21 @@ class RsqrtApproxOp(ApproxUnaryOp):
     name = "nvvm.rsqrt.approx.f32"
 
 
+@irdl_op_definition
+class DivFullOp(IRDLOperation):
+    """f32 division to 2 ulp over the whole range (`div.full.f32`): a reciprocal and a
+    multiply, where the IEEE-rounded division is a dozen instructions and a slow path."""
+
+    name = "nvvm.div.full.f32"
+    lhs = operand_def(Float32Type)
+    rhs = operand_def(Float32Type)
+    res = result_def(Float32Type)
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($res)"
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        super().__init__(operands=[lhs, rhs], result_types=[f32])
+
+
 NVVM = Dialect(
     "nvvm",
     [
@@ -730,6 +745,7 @@ NVVM = Dialect(
         Ex2ApproxOp,
         Lg2ApproxOp,
         RsqrtApproxOp,
+        DivFullOp,
         BarWarpSyncOp,
         WgmmaFenceOp,
         WgmmaCommitGroupOp,

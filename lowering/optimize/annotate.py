@@ -9,9 +9,10 @@ last two on sm_90, see `load_plan`; unset: as the target prefers, which is cp.as
 everywhere today), and `matmuls` (how block matmuls run: `auto`, `mma-sync`, `wgmma` on
 sm_90a, or `fma`, see `matmul_plan`; unset: `auto`, today's mma.sync where it fits).
 Where a matmul cannot run as asked, it falls back and the graph carries a
-`mirage.remarks` list saying which and why. `clusters` (default on): a graph that can run
-in the launch of the graph before it, as a split-KV pair's combine can, is planned to
-(`cluster_join`) and carries `mirage.join`.
+`mirage.remarks` list saying which and why. `clusters` (default off,
+`cluster_join.CLUSTERS_BY_DEFAULT`): a graph that can run in the launch of the graph before
+it, as a split-KV pair's combine can, is planned to (`cluster_join`) and carries
+`mirage.join`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from mirage.dialects.hardware import Target, target_for
 from mirage.dialects.kernel import GraphOp
 from mirage.dialects.ugraph.from_ir import block_graph, graph_from_func
 from mirage.dialects.ugraph.graph import Op
-from mirage.lowering.optimize.cluster_join import function_joins, plan_second
+from mirage.lowering.optimize.cluster_join import CLUSTERS_BY_DEFAULT, function_joins, plan_second
 from mirage.lowering.optimize.decisions import (
     BARRIERS,
     FUSED,
@@ -147,7 +148,7 @@ class PlanUgraph(ModulePass):
     arch: str = "sm_90a"
     loads: str | None = None
     matmuls: str | None = None
-    clusters: bool = True
+    clusters: bool = CLUSTERS_BY_DEFAULT
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = target_for(self.arch)

@@ -142,6 +142,14 @@ def _single(ops: Sequence[Op], kinds: frozenset[str] | set[str]) -> list[tuple[i
     return [(i, o) for i, o in enumerate(ops) if o.kind in kinds]
 
 
+CLUSTERS_BY_DEFAULT = False
+"""Whether the lowering joins pairs unless told (`clusters` of `plan-ugraph` and the
+targets; the cost model prices what the default builds). Off: measured on one NVIDIA H100
+(benchmarks/RESULTS.md, 2026-12-07), every joined pair ran slower than the same pair as two
+launches, 1.005x to 2.1x over 32 pairs (gqa b1's found pair 10.74 against 9.43 µs, gqa b8's
+36.56 against 20.42 µs), while the model, pricing the saved launch and round trip, ranked
+them faster."""
+
 JOINABLE_LOADS = (load_plan.CP_ASYNC, load_plan.TMA)
 """The first graph's load strategies the joined kernel is built for: cp.async, and tensor
 maps, whose producer warp sits out the second graph."""

@@ -397,7 +397,7 @@ class TaskAttr(ParametrizedAttribute):
 
 _PLAN_NUMBERS = ("stages", "smem", "loads", "scratch", "mbarriers", "values")
 _PLAN_LISTS = ("hoisted", "streamed", "rows", "fused")
-_PLAN_PAIRS = ("converts", "rescale", "norms")
+_PLAN_PAIRS = ("converts", "rescale", "norms", "epilogues")
 _PLAN_TASKS = ("pre", "invariant", "loop", "post")
 
 
@@ -418,7 +418,8 @@ class PlanAttr(ParametrizedAttribute):
     values that are no op's first result."""
     pairs: ArrayAttr[ArrayAttr[IntAttr]]
     """Flattened pairs: converted copy -> source, accum_rescale -> its running maximum, a
-    normalization computed where read -> its row scales."""
+    normalization computed where read -> its row scales, a reduction -> the value its task
+    stores in place of its totals (`Plan.reduce_epilogues`)."""
     tile_values: ArrayAttr[IntAttr]
     tiles: ArrayAttr[TileAttr]
     """Tiles of values that are no op's first result."""
@@ -427,7 +428,11 @@ class PlanAttr(ParametrizedAttribute):
 
     def verify(self) -> None:
         target_for(self.arch.data)
-        if len(self.numbers.data) != len(_PLAN_NUMBERS) or len(self.lists.data) != len(_PLAN_LISTS):
+        if (
+            len(self.numbers.data) != len(_PLAN_NUMBERS)
+            or len(self.lists.data) != len(_PLAN_LISTS)
+            or len(self.pairs.data) != len(_PLAN_PAIRS)
+        ):
             raise VerifyException("mirage.plan: malformed")
         if len(self.tile_values.data) != len(self.tiles.data):
             raise VerifyException("mirage.plan: one value per extra tile")
@@ -691,6 +696,7 @@ def encode(plan: Plan, set_attr: Callable[[int, str, Attribute], None]) -> PlanA
         [x for twin, src in sorted(plan.converts.items()) for x in (twin, src)],
         [x for acc, m in sorted(plan.rescale_max.items()) for x in (acc, m)],
         [x for norm, s in sorted(plan.norm_scales.items()) for x in (norm, s)],
+        [x for r, e in sorted(plan.reduce_epilogues.items()) for x in (r, e)],
     )
     return PlanAttr(
         StringAttr(plan.target.name),
@@ -741,10 +747,11 @@ def decode(graph_op: Op, attr: PlanAttr) -> Plan:
     plan.hoisted, plan.streamed = set(hoisted), list(streamed)
     plan.register_rows = set(rows)
     plan.virtual.update(fused)
-    converts, rescale, norms = (_values(a) for a in attr.pairs.data)
+    converts, rescale, norms, epilogues = (_values(a) for a in attr.pairs.data)
     plan.converts = {converts[i]: converts[i + 1] for i in range(0, len(converts), 2)}
     plan.rescale_max = {rescale[i]: rescale[i + 1] for i in range(0, len(rescale), 2)}
     plan.norm_scales = {norms[i]: norms[i + 1] for i in range(0, len(norms), 2)}
+    plan.reduce_epilogues = {epilogues[i]: epilogues[i + 1] for i in range(0, len(epilogues), 2)}
     for v, tile in zip(attr.tile_values.data, attr.tiles.data, strict=True):
         plan.tiles[v.data] = tile.tile()
     plan.tiles = dict(sorted(plan.tiles.items()))  # the planner's order: by value

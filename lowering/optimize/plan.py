@@ -217,6 +217,10 @@ class Plan:
     """Row accumulators (accum_*_last) whose partial sums stay in registers in the loop."""
     rescale_max: dict[int, int] = field(default_factory=lambda: {})
     """accum_rescale value -> the value id of its running-maximum tile."""
+    reduce_epilogues: dict[int, int] = field(default_factory=lambda: {})
+    """A reduction's result -> the result of its one reader, an elementwise op of it alone,
+    which the reduction's task computes from each total and stores instead (no tile of the
+    totals; a root or a quotient once a total, not once an element that reads it)."""
     norm_scales: dict[int, int] = field(default_factory=lambda: {})
     """A normalization computed where it is read (x s, gain and bias applied) -> the value
     id of its tile of row scales s (one f32 a row), which its own task writes."""
@@ -477,6 +481,35 @@ class Planner:
             uses = self.uses.get(v, [])
             if len(uses) == 1 and uses[0][1].kind in ELEMENT_READERS:
                 p.virtual.add(v)
+        self._fold_reduce_epilogues()
+
+    def _fold_reduce_epilogues(self) -> None:
+        """A reduction whose one reader is elementwise in its result alone (the root and
+        scale of a norm, say) computes that reader's value as it stores each total: where
+        that value were computed where read, every element of a broadcast would compute it
+        again (a norm over keys: a square root and a division per score)."""
+        p = self.plan
+        g = p.graph
+        for i, (op, results) in enumerate(g.result_ids()):
+            r = results[0]
+            if op.kind not in REDUCTIONS or r in p.virtual or len(results) != 1:
+                continue
+            uses = self.uses.get(r, [])
+            if len(uses) != 1 or (i < g.loop_end) != (uses[0][0] < g.loop_end):
+                continue
+            j, reader = uses[0]
+            e = self._result(j)
+            if (
+                reader.kind not in ELEMENTWISE_CLASS
+                or set(reader.operands) != {r}
+                or len(reader.results) != 1
+                or e not in p.virtual
+                or g.type_of(e).shape != g.type_of(r).shape
+            ):
+                continue
+            p.virtual.discard(e)
+            p.virtual.add(r)
+            p.reduce_epilogues[r] = e
 
     def _matmul_depths(self) -> dict[int, int]:
         """Each value's count of matmuls on its longest path from the inputs. Matmuls later
@@ -959,7 +992,11 @@ class Planner:
                 reads = self._materialized(op.operands)
                 tasks.append(Task("rms_norm", i, reads, (p.norm_scales[v],)))
                 continue
-            if v in p.virtual or v in by_matmul:
+            if v in p.reduce_epilogues:
+                reads = self._materialized(op.operands)
+                tasks.append(Task("reduce", i, reads, (p.reduce_epilogues[v],)))
+                continue
+            if v in p.virtual or v in by_matmul or v in p.reduce_epilogues.values():
                 continue
             reads = self._materialized(op.operands)
             if kind in ELEMENTWISE_CLASS:

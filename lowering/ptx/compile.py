@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, SSAValue
 
 from mirage.dialects.ugraph.convert import type_from_ir
+from mirage.lowering.optimize.cluster_join import CLUSTERS_BY_DEFAULT
 from mirage.lowering.optimize.decisions import TENSOR_MAPS, TensorMapAttr
 from mirage.lowering.ptx.emit import check_arch, lowered, ptx_from_llvm_ir
 from mirage.lowering.ptx.llvm_ir import to_llvmlite
@@ -90,7 +91,7 @@ def compile_function(
     assemble: bool = False,
     loads: str | None = None,
     matmuls: str | None = None,
-    clusters: bool = True,
+    clusters: bool = CLUSTERS_BY_DEFAULT,
 ) -> CompiledProgram:
     """Lower `function` (kernel-dialect ops) and build PTX for `arch`; with `assemble`, the
     cubin too (ptxas or nvJitLink must be installed). `loads`, `matmuls`, `clusters`: as

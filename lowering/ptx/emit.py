@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from mirage.dialects.hardware import ArchError, target_for
 from mirage.lowering.optimize.annotate import LoweringError, PlanUgraph
+from mirage.lowering.optimize.cluster_join import CLUSTERS_BY_DEFAULT
 from mirage.lowering.optimize.wrap import wrap_function
 from mirage.lowering.ptx.llvm_ir import to_llvmlite
 from mirage.lowering.to_llvm.convert_kernel import convert_module, kernel_functions
@@ -37,7 +38,7 @@ def lowered(
     arch: str,
     loads: str | None = None,
     matmuls: str | None = None,
-    clusters: bool = True,
+    clusters: bool = CLUSTERS_BY_DEFAULT,
 ) -> ModuleOp:
     """A copy of `module` with its kernel functions lowered (as by `lower-to-llvm`:
     wrapped, planned, converted) and no nvvm ops left."""
@@ -66,7 +67,7 @@ def llvm_ir(
     arch: str = "sm_90a",
     loads: str | None = None,
     matmuls: str | None = None,
-    clusters: bool = True,
+    clusters: bool = CLUSTERS_BY_DEFAULT,
 ) -> str:
     """The kernels as LLVM IR text (before optimization)."""
     return str(to_llvmlite(lowered(module, check_arch(arch), loads, matmuls, clusters)))
@@ -110,7 +111,7 @@ def ptx(
     loads: str | None = None,
     short_ptr: bool = True,
     matmuls: str | None = None,
-    clusters: bool = True,
+    clusters: bool = CLUSTERS_BY_DEFAULT,
 ) -> str:
     """PTX text for every kernel of `module` (kernel-dialect functions are lowered first)."""
     mod = lowered(module, check_arch(arch), loads, matmuls, clusters)

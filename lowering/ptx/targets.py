@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.utils.target import Target
 
+from mirage.lowering.optimize.cluster_join import CLUSTERS_BY_DEFAULT
 from mirage.lowering.ptx.compile import CompileError, compile_function, compile_lowered
 from mirage.lowering.ptx.emit import check_arch, llvm_ir, ptx
 
@@ -27,7 +28,7 @@ class LLVMIRTarget(Target):
     arch: str = "sm_90a"
     loads: str | None = None
     matmuls: str | None = None
-    clusters: bool = True
+    clusters: bool = CLUSTERS_BY_DEFAULT
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         arch = check_arch(self.arch)
@@ -42,7 +43,7 @@ class PTXTarget(Target):
     short_ptr: bool = True
     """32-bit shared-memory pointers (LLVM's --nvptx-short-ptr), as CUDA's own code uses."""
     matmuls: str | None = None
-    clusters: bool = True
+    clusters: bool = CLUSTERS_BY_DEFAULT
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         arch = check_arch(self.arch)
@@ -57,7 +58,7 @@ class CubinTarget(Target):
     """Which function to build (default: the only one)."""
     loads: str | None = None
     matmuls: str | None = None
-    clusters: bool = True
+    clusters: bool = CLUSTERS_BY_DEFAULT
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         check_arch(self.arch)

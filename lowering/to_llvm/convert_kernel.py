@@ -38,6 +38,7 @@ from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.lowering.optimize.annotate import LoweringError, matmuls_for, plan_for
 from mirage.lowering.optimize.cluster_join import (
+    CLUSTERS_BY_DEFAULT,
     ClusterJoin,
     function_joins,
     joined_smem,
@@ -80,7 +81,7 @@ def lower_function(
     arch: str,
     loads: str | None = None,
     matmuls: str | None = None,
-    clusters: bool = True,
+    clusters: bool = CLUSTERS_BY_DEFAULT,
 ) -> _Lowered:
     name = f.sym_name.data
     target = target_for(arch)
@@ -266,7 +267,7 @@ def convert_module(
     arch: str = "sm_90a",
     loads: str | None = None,
     matmuls: str | None = None,
-    clusters: bool = True,
+    clusters: bool = CLUSTERS_BY_DEFAULT,
 ) -> None:
     funcs = kernel_functions(module)
     if not funcs:
@@ -290,7 +291,7 @@ class ConvertKernelToGpu(ModulePass):
     arch: str = "sm_90a"
     loads: str | None = None
     matmuls: str | None = None
-    clusters: bool = True
+    clusters: bool = CLUSTERS_BY_DEFAULT
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         convert_module(op, self.arch, self.loads, self.matmuls, self.clusters)

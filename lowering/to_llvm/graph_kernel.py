@@ -754,14 +754,16 @@ class KernelEmitter:
         src = op.operands[0]
         shape = self.graph.type_of(src).shape
         kind = "sum" if op.kind in SUM_REDUCTIONS else "max"
-        self._group_reduce(
-            src,
-            shape,
-            op.int_attr("dim"),
-            op.int_attr("size"),
-            kind,
-            lambda c, total: self.store_tile(out, c, total),
-        )
+        then = self.plan.reduce_epilogues.get(out)
+
+        def finish(c: list[Int], total: SSAValue) -> None:
+            if then is None:
+                self.store_tile(out, c, total)
+            else:  # the one reader's value, from this total
+                (x,) = self.reader({out: total}).apply(self.producer[then][0], c)
+                self.store_tile(then, c, x)
+
+        self._group_reduce(src, shape, op.int_attr("dim"), op.int_attr("size"), kind, finish)
 
     def _t_rms_norm(self, task: Task) -> None:
         b = self.b

@@ -223,7 +223,8 @@ class Builder:
         return self._r(llvm.FMulOp(a, b))
 
     def fdiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self._r(llvm.FDivOp(a, b))
+        # 2 ulp, as the transcendentals' approximate instructions (`scalar.py`)
+        return self._r(nvvm.DivFullOp(a, b))
 
     def fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
         return self._r(llvm.FMAOp(a, b, c))

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from mirage.lowering.optimize.annotate import PlanUgraph
+from mirage.lowering.optimize.cluster_join import CLUSTERS_BY_DEFAULT
 from mirage.lowering.optimize.wrap import WrapKernelOps
 from mirage.lowering.to_llvm.convert_kernel import ConvertKernelToGpu
 from mirage.lowering.to_llvm.convert_nvvm import ConvertNvvmToLlvm
@@ -30,7 +31,7 @@ class LowerToLlvm(ModulePass):
     arch: str = "sm_90a"
     loads: str | None = None
     matmuls: str | None = None
-    clusters: bool = True
+    clusters: bool = CLUSTERS_BY_DEFAULT
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         WrapKernelOps().apply(ctx, op)

@@ -1,8 +1,9 @@
 """The f32 code of each pointwise op kind: its record's `lower` in the op-kind registry
 (`mirage.dialects.opkinds`), written over `LoweringOps`, which the LLVM `Builder` offers.
 
-Transcendentals use PTX's approximate instructions (ex2, lg2, rsqrt: a few ulp), which is
-well inside the error that f16 and bf16 storage adds anyway."""
+Transcendentals and division use PTX's approximate instructions (ex2, lg2, rsqrt,
+div.full: a few ulp), which is well inside the error that f16 and bf16 storage adds
+anyway."""
 
 from __future__ import annotations
 

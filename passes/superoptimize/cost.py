@@ -23,7 +23,7 @@ from mirage.dialects.opkinds import (
 )
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize import load_plan, matmul_plan
-from mirage.lowering.optimize.cluster_join import find_join
+from mirage.lowering.optimize.cluster_join import CLUSTERS_BY_DEFAULT, find_join
 from mirage.lowering.optimize.wrap import UNWRAPPED, wrap_op
 from mirage.passes.superoptimize.lowered import LoweredFacts, lowered_facts
 from mirage.passes.superoptimize.resources import (
@@ -406,10 +406,11 @@ def _wrapped_cost(op: Op, operands: tuple[TensorType, ...], target: Target) -> K
     return library
 
 
-def program_cost(graph: Graph, target: Target) -> ProgramCost:
-    """The time of a kernel-level graph: its kernels run one after another. A retype costs
-    nothing, unless its result is an output: the lowering then copies it (`wrap.py`), a
-    one-operand elementwise launch."""
+def program_cost(graph: Graph, target: Target, clusters: bool = CLUSTERS_BY_DEFAULT) -> ProgramCost:
+    """The time of a kernel-level graph: its kernels run one after another, or, with
+    `clusters`, a pair that `cluster_join` joins in one launch. A retype costs nothing,
+    unless its result is an output: the lowering then copies it (`wrap.py`), a one-operand
+    elementwise launch."""
     outputs = set(graph.outputs)
     kernels: list[KernelCost] = []
     entries = list(graph.result_ids())
@@ -417,7 +418,7 @@ def program_cost(graph: Graph, target: Target) -> ProgramCost:
     # op index -> the bytes it pulls from the op before it, which keeps them
     joins = {
         i: n
-        for i in range(1, len(entries))
+        for i in range(1, len(entries) if clusters else 1)
         if (n := _joined_bytes(graph, entries, readers, i, target))
     }
     for index, (op, results) in enumerate(entries):

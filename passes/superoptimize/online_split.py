@@ -204,8 +204,9 @@ def _combine(
     first: Op, pattern: Pattern, target: Target, price: Callable[[Op], float]
 ) -> Op | None:
     """The kernel that walks the slices of `first`'s results with accum_rescale, the one
-    whose pair with `first` `price` rates cheapest (a combine that runs in the first's
-    launch, `cluster_join`, costs no launch and no device-memory round trip)."""
+    whose pair with `first` `price` rates cheapest (where clusters are on, a combine that
+    runs in the first's launch, `cluster_join`, costs no launch and no device-memory round
+    trip)."""
     numer, den, top = first.results
     args = (numer, den, top)
     f32 = COMPUTE_DTYPE

@@ -29,12 +29,13 @@ from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.dialects.ugraph.graph import Graph
 from mirage.dialects.ugraph.to_ir import func_from_graph
 
-SEARCH_VERSION = "superoptimize-10"
+SEARCH_VERSION = "superoptimize-11"
 """Changes with what a search would find: -5, narrow tiles priced with tensor-map loads;
 -6, online-softmax loops kept in registers (priced as such); -7, online chains on wgmma
 with a ring of stages (priced as the planner plans them); -8, that ring kept on grids of
 more blocks than multiprocessors; -9, norms scaled where read and loops of one iteration
-without accumulator tiles (less shared memory), products a matmul reads stored in 16 bits."""
+without accumulator tiles (less shared memory), products a matmul reads stored in 16 bits;
+-11, split-KV pairs priced as two launches (clusters off by default)."""
 
 
 @dataclass(frozen=True)

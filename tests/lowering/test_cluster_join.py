@@ -131,7 +131,8 @@ def test_the_joined_memory_starts_at_the_first_aligned_gap_clear_of_the_kept_til
 
 
 def test_descriptor_keeps_clusters_and_checks_them() -> None:
-    program = compile_function(get_func(parse_module(PAIRS.read_text()), "split8"), "sm_90a")
+    split8 = get_func(parse_module(PAIRS.read_text()), "split8")
+    program = compile_function(split8, "sm_90a", clusters=True)
     (launch,) = program.launches
     assert launch.cluster == (1, 1, 8) and '"cluster": [1, 1, 8]' in program.to_json()
     assert launch.shared_bytes >= 8 * 8 * 32 * 4  # the combine's eight resident slices
@@ -141,7 +142,10 @@ def test_descriptor_keeps_clusters_and_checks_them() -> None:
 
 def test_model_prices_the_joined_pair_without_the_second_launch() -> None:
     g, first, _, second = _pair("split8")
-    joined = program_cost(g, SM_90)
+    joined = program_cost(g, SM_90, clusters=True)
+    assert program_cost(g, SM_90).kernels == tuple(
+        op_cost(op, [g.type_of(v) for v in op.operands], SM_90) for op in (first, second)
+    )  # the default builds two launches, and the model prices those
     alone = [op_cost(op, [g.type_of(v) for v in op.operands], SM_90) for op in (first, second)]
     # the combine: no launch of its own, no device-memory round trip of the partial sums
     assert joined.kernels[1].seconds < alone[1].seconds - SM_90.launch_seconds

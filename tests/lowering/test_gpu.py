@@ -42,6 +42,7 @@ CASES = [
     (DATA / "norms.mlir", "mean_eps", 1.0),
     (DATA / "norms.mlir", "norm_in_place", 1.0),
     (DATA / "norms.mlir", "norm_in_epilogue", 1.0),
+    (DATA / "norms.mlir", "column_norm", 1.0),
     (DATA / "long_k.mlir", "long_k", 1.0),
     (DATA / "long_k.mlir", "long_k_deep", 1.0),
     (DATA / "long_k.mlir", "long_k_looped", 1.0),
@@ -70,7 +71,8 @@ PAIRS = [
     (DATA / "split_pairs.mlir", "split4_tma"),
     (DATA / "split_pairs.mlir", "split4_once"),
 ]
-"""Split-KV pairs that run as one launch of clusters by default: also built as two."""
+"""Split-KV pairs, built as two launches by default: also joined into one launch of
+clusters."""
 
 
 ONLINE = [
@@ -98,15 +100,15 @@ def test_online_chain_on_mma_sync_matches_float64(func: str) -> None:
 
 @pytest.mark.gpu
 @pytest.mark.parametrize(("path", "func"), PAIRS, ids=lambda c: str(c).rsplit("/", 1)[-1])
-def test_split_pair_as_two_launches_matches_float64(path: Path, func: str) -> None:
-    _check(path, func, 0.5, "auto", clusters=False)
+def test_split_pair_joined_matches_float64(path: Path, func: str) -> None:
+    _check(path, func, 0.5, "auto", clusters=True)
 
 
 @pytest.mark.gpu
 def test_split_pair_joined_after_tensor_map_loads_matches_float64() -> None:
     # split4_tma's first graph by tensor maps, where asked: a producer warp that sits out
     # the combine
-    _check(DATA / "split_pairs.mlir", "split4_tma", 0.5, "auto", loads="tma")
+    _check(DATA / "split_pairs.mlir", "split4_tma", 0.5, "auto", clusters=True, loads="tma")
 
 
 def _check(
@@ -114,7 +116,7 @@ def _check(
     func: str,
     scale: float,
     matmuls: str,
-    clusters: bool = True,
+    clusters: bool = False,
     loads: str | None = None,
 ) -> None:
     from mirage.lowering.ptx.compile import compile_function
@@ -123,7 +125,7 @@ def _check(
     f = get_func(parse_module(path.read_text()), func)
     graph = graph_from_func(f)
     program = compile_function(f, default_arch(), loads=loads, matmuls=matmuls, clusters=clusters)
-    assert len(program.launches) > 1 or clusters
+    assert len(program.launches) == 1 or not clusters
     if matmuls == "mma-sync":
         assert "wgmma" not in program.ptx
     rng = np.random.default_rng(3)

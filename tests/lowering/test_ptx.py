@@ -79,7 +79,7 @@ def test_fixtures_assemble_with_the_instructions_they_need(name: str, arch: str)
 def test_program_describes_buffers_and_launches() -> None:
     path = FIXTURES / "attention_small.mlir"
     func = get_func(parse_module(path.read_text()), "ugraph")
-    program = compile_function(func, "sm_90a", clusters=False)
+    program = compile_function(func, "sm_90a")  # two launches unless clusters are asked for
     assert [b.shape for b in program.inputs] == [(2, 8, 4), (2, 4, 32), (2, 32, 4)]
     assert [b.shape for b in program.outputs] == [(2, 8, 4)]
     # the split-KV partial sums are intermediates between the two kernels
@@ -95,7 +95,8 @@ def test_program_describes_buffers_and_launches() -> None:
 def test_split_kv_pair_runs_as_one_launch_of_clusters() -> None:
     # the combine runs in the blocks of the first kernel: clusters of the 2 blocks along y
     # that hold one batch slice's key halves, partial sums read from the peer's tiles
-    program = _compile(FIXTURES / "attention_small.mlir", "ugraph", "sm_90a")
+    func = get_func(parse_module((FIXTURES / "attention_small.mlir").read_text()), "ugraph")
+    program = compile_function(func, "sm_90a", clusters=True)
     (launch,) = program.launches
     assert launch.grid == (2, 2, 1) and launch.cluster == (1, 2, 1)
     assert launch.args == (0, 1, 2, 4, 5, 4, 5, 3)

@@ -53,16 +53,19 @@ def test_fused_ugraph_is_cheaper_than_the_program(name: str) -> None:
     fused = program_cost(graph_from_func(funcs["ugraph"]), SM_90)
     assert fused.seconds < program.seconds
     assert len(program.kernels) == len(graph_from_func(funcs["program"]).ops)
-    # every kernel costs at least a launch, and more than its bytes at full bandwidth (on a
-    # target without clusters: there a split-KV pair's combine joins no launch)
+    # every kernel costs at least a launch, and more than its bytes at full bandwidth (as
+    # built by default, or on a target without clusters: a split-KV pair's combine then
+    # joins no launch)
     graph = graph_from_func(funcs["ugraph"])
     apart = program_cost(graph, NO_CLUSTERS)
+    assert program_cost(graph, SM_90) == apart
     for op, k in zip(graph.ops, apart.kernels, strict=True):
         assert k.seconds >= SM_90.launch_seconds
         assert k.seconds >= kernel_lower_bound(k.dram_bytes, SM_90) * (1 - 1e-12)
         assert op_cost(op, [graph.type_of(v) for v in op.operands], NO_CLUSTERS) == k
     # joined, a pair costs one launch less than apart
-    assert fused.seconds <= apart.seconds - (
+    joined = program_cost(graph, SM_90, clusters=True)
+    assert joined.seconds <= apart.seconds - (
         SM_90.launch_seconds if name == "attention_small" else 0
     )
 

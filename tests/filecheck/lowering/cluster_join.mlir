@@ -1,8 +1,9 @@
-// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -p plan-ugraph | FileCheck %s
-// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -p "plan-ugraph{clusters=false}" | FileCheck %s --check-prefix=OFF
-// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -t ptx | FileCheck %s --check-prefix=PTX
+// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -p "plan-ugraph{clusters=true}" | FileCheck %s
+// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -p plan-ugraph | FileCheck %s --check-prefix=OFF
+// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -t "ptx{clusters=true}" | FileCheck %s --check-prefix=PTX
 
-// A split-KV pair's combine runs in the launch of its first kernel: planned with the first
+// Where asked (clusters=true; off by default), a split-KV pair's combine runs in the
+// launch of its first kernel: planned with the first
 // kernel's 128 threads and every key slice's tile resident (8 stages for 8 slices).
 // CHECK-LABEL: func.func @split8
 // CHECK: kernel.graph
@@ -29,7 +30,7 @@
 // PTX-LABEL: .entry split4_swapped_k0(
 // PTX: .reqnctapercluster 1, 1, 4
 
-// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -t "ptx{arch=sm_90a loads=tma}" | FileCheck %s --check-prefix=TMA
+// RUN: mirage-opt %S/../../lowering/data/split_pairs.mlir -t "ptx{arch=sm_90a loads=tma clusters=true}" | FileCheck %s --check-prefix=TMA
 // Key and value tiles by tensor maps of the batched tensors where asked (loads=tma) (batch and rows folded into one
 // row coordinate): a producer warp beside the 128 threads; the combine runs on those 128
 // alone (their own barrier), the producer waits at the cluster barriers.

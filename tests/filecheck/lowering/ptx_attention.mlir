@@ -10,4 +10,4 @@
 // CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-DAG: ex2.approx.f32
 // CHECK-LABEL: .entry ugraph_k1(
-// CHECK: div.rn.f32
+// CHECK: div.full.f32

@@ -94,3 +94,30 @@ func.func @norm_in_epilogue(%x: tensor<64x64xf16>, %w: tensor<64x96xf16>, %r: te
   }
   func.return %y : tensor<64x96xf16>
 }
+
+// Columns scaled by the root of their mean square (a norm over keys, as qknorm's K^T tile
+// takes it), in each of two row tiles, summed over the loop: the reduction stores the roots
+// themselves, one per column, and the division reads them (no square root per element).
+func.func @column_norm(%x: tensor<2x64x256xf16>) -> tensor<2x32x256xf32> {
+  %y = kernel.graph(%x) grid [2, 2, 1] block [128, 1, 1] forloop 2
+      : (tensor<2x64x256xf16>) -> tensor<2x32x256xf32> {
+  ^bb0(%X: tensor<2x64x256xf16>):
+    %acc = block.for_loop : tensor<1x32x128xf32> {
+      %t = block.input %X imap [0, 2, -1] forloop_dim 1 : tensor<2x64x256xf16> -> tensor<1x32x128xf16>
+      %s = block.square %t : tensor<1x32x128xf16> -> tensor<1x32x128xf32>
+      %n = block.reduce_sum %s dim 1 : tensor<1x32x128xf32> -> tensor<1x1x128xf32>
+      %r = thread.fuse(%n) : (tensor<1x1x128xf32>) -> tensor<1x1x128xf32> {
+      ^bb0(%v: f32):
+        %m = thread.mul_scalar %v, 3.125000e-02 : f32
+        %q = thread.sqrt %m : f32
+        thread.yield %q : f32
+      }
+      %d = block.div %t, %r : tensor<1x32x128xf16>, tensor<1x1x128xf32> -> tensor<1x32x128xf32>
+      %a = block.accum_sum %d : tensor<1x32x128xf32> -> tensor<1x32x128xf32>
+      block.yield %a : tensor<1x32x128xf32>
+    }
+    %o = block.output %acc omap [0, 2, -1] : tensor<1x32x128xf32> -> tensor<2x32x256xf32>
+    block.return %o : tensor<2x32x256xf32>
+  }
+  func.return %y : tensor<2x32x256xf32>
+}
