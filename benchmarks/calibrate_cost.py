@@ -171,6 +171,20 @@ def _pair_structures() -> list[tuple[str, list[tuple[float, Any]]]]:
     return out
 
 
+def _parse_pair(text: str) -> Any:
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.dialects.func import FuncOp
+    from xdsl.parser import Parser
+
+    from mirage.dialects.ugraph.from_ir import graph_from_func
+    from mirage.tools.registry import make_context
+
+    module = Parser(make_context(), f"builtin.module {{\n{text}\n}}").parse_module()
+    assert isinstance(module, ModuleOp)
+    (func,) = [op for op in module.ops if isinstance(op, FuncOp)]
+    return graph_from_func(func)
+
+
 def _tiling(op: Any) -> tuple[Any, ...]:
     """A graph op's tiling up to the order of its grid axes."""
     tiles = tuple(o.results[0].shape for o in op.body.ops if o.kind == "input")
@@ -220,6 +234,7 @@ def build_pairs(directory: Path, per_structure: int, only: str | None = None) ->
                     "tiles": [list(t) for t in _tiling(first)[3]],
                     "second_grid": list(second.ints_attr("grid")),
                     "second_block": list(second.ints_attr("block")),
+                    "ir": str(function),
                 }
                 (directory / f"{stem}.meta.json").write_text(json.dumps(meta))
                 built += 1
@@ -312,17 +327,22 @@ def compare(files: list[Path], only: str | None = None) -> None:
             ops.setdefault(k, (v, types))
             ops.setdefault((name, _op_key(v)), (v, types))
     pairs: dict[Any, Any] = {}
-    if any(name.startswith("pairs_") for name in timed):
+    if any(r["structure"].startswith("pairs_") and "ir" not in r for r in rows):
         for name, found in _pair_structures():
             if not only or only in name:
                 pairs.update(((name, _op_key(pair)), pair) for _, pair in found)
     points: dict[Any, tuple[str, float, float]] = {}
     for r in rows:  # later files replace earlier timings of the same tiling
         if r["structure"].startswith("pairs_"):
-            pair = pairs.get((r["structure"], r["op_key"]))
+            if only and only not in r["structure"]:
+                continue
+            # the pair's own text where the file keeps it (the combine a pair gets depends
+            # on the model that built it), else found again by its key
+            pair = _parse_pair(r["ir"]) if "ir" in r else pairs.get((r["structure"], r["op_key"]))
             if pair is not None and "measured_us" in r:
                 seconds = program_cost(pair, SM_90, clusters=r["joined"]).seconds
-                point = (r["structure"], seconds * 1e6, r["measured_us"])
+                structure = r["structure"] + (" joined" if r["joined"] else "")
+                point = (structure, seconds * 1e6, r["measured_us"])
                 points[(r["structure"], r["name"])] = point
             continue
         if "op_key" in r:
