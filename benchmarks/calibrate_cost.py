@@ -2,6 +2,7 @@
 each estimated by `passes/superoptimize/cost.py` and timed on the GPU.
 
     python benchmarks/calibrate_cost.py --build DIR [--per-structure 24]    # CPU
+    python benchmarks/calibrate_cost.py --build --pairs DIR [--per-structure 16]  # CPU
     python3 benchmarks/calibrate_cost.py --time DIR [--json out.json]       # GPU machine
     python benchmarks/calibrate_cost.py --compare out.json [more.json ...]  # CPU
 
@@ -19,6 +20,11 @@ their geometric mean: how well the model in the tree chooses. Use `--only ugraph
 the found μGraphs change with each search, so their old timings need not match the
 structures in benchmarks/found now. The timings of 2026-11-29 are
 in `benchmarks/data/calibration_*.json`.
+
+`--build --pairs` builds whole split-KV pairs of the attention programs instead
+(`PAIR_PROGRAMS`; as two launches, and the model's cheapest half also joined into one launch
+of clusters), each with its IR in its meta file, so that `--compare` prices the very pair
+that was timed (joined and two-launch forms ranked apart).
 """
 
 from __future__ import annotations
