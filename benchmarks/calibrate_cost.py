@@ -152,20 +152,13 @@ PAIR_PROGRAMS = ("gqa_b1", "gqa_b8", "qknorm_b1", "qknorm_b8")
 def _pair_structures() -> list[tuple[str, list[tuple[float, Any]]]]:
     """(name, every split-KV pair of the program with its modelled seconds, cheapest first)
     of each of PAIR_PROGRAMS, x and y grid axes swapped counted once."""
-    from xdsl.dialects.func import FuncOp
-    from xdsl.parser import Parser
-
     from mirage.dialects.hardware import SM_90
-    from mirage.dialects.ugraph.from_ir import graph_from_func
     from mirage.passes.superoptimize.online_split import online_split_pairs
-    from mirage.tools.registry import make_context
 
     out: list[tuple[str, list[tuple[float, Any]]]] = []
     for name in PAIR_PROGRAMS:
-        text = (HERE / "programs" / f"{name}.mlir").read_text()
-        module = Parser(make_context(), text).parse_module()
-        (func,) = [op for op in module.ops if isinstance(op, FuncOp)]
-        pairs = online_split_pairs(graph_from_func(func), SM_90, firsts_combined=1 << 30)
+        program = _only_graph((HERE / "programs" / f"{name}.mlir").read_text())
+        pairs = online_split_pairs(program, SM_90, firsts_combined=1 << 30)
         seen: set[Any] = set()
         kept: list[tuple[float, Any]] = []
         for seconds, pair in pairs:
@@ -177,16 +170,15 @@ def _pair_structures() -> list[tuple[str, list[tuple[float, Any]]]]:
     return out
 
 
-def _parse_pair(text: str) -> Any:
-    from xdsl.dialects.builtin import ModuleOp
+def _only_graph(module_text: str) -> Any:
+    """The graph of the one function of a module's text."""
     from xdsl.dialects.func import FuncOp
     from xdsl.parser import Parser
 
     from mirage.dialects.ugraph.from_ir import graph_from_func
     from mirage.tools.registry import make_context
 
-    module = Parser(make_context(), f"builtin.module {{\n{text}\n}}").parse_module()
-    assert isinstance(module, ModuleOp)
+    module = Parser(make_context(), module_text).parse_module()
     (func,) = [op for op in module.ops if isinstance(op, FuncOp)]
     return graph_from_func(func)
 
@@ -217,14 +209,14 @@ def build_pairs(directory: Path, per_structure: int, only: str | None = None) ->
         picked = [*pairs[:best], *rest[::step][: per_structure - best]]
         built = 0
         for i, (_, pair) in enumerate(picked):
+            function = func_from_graph("f", pair)
+            first, second = [op for op in pair.ops if op.body is not None]
             for clusters in (False, True) if i < best else (False,):
                 try:
-                    function = func_from_graph("f", pair)
                     program = compile_function(function, "sm_90a", clusters=clusters)
                 except Exception as e:  # a pair the lowering does not take: reported, skipped
                     print(f"skip {name} #{i}: {type(e).__name__}: {str(e)[:120]}", file=sys.stderr)
                     continue
-                first, second = [op for op in pair.ops if op.body is not None]
                 joined = len(program.launches) == 1
                 seconds = program_cost(pair, SM_90, clusters=clusters).seconds
                 stem = f"{name}_v{i:02d}{'_joined' if clusters else ''}"
@@ -344,7 +336,10 @@ def compare(files: list[Path], only: str | None = None) -> None:
                 continue
             # the pair's own text where the file keeps it (the combine a pair gets depends
             # on the model that built it), else found again by its key
-            pair = _parse_pair(r["ir"]) if "ir" in r else pairs.get((r["structure"], r["op_key"]))
+            if "ir" in r:
+                pair = _only_graph(f"builtin.module {{\n{r['ir']}\n}}")
+            else:
+                pair = pairs.get((r["structure"], r["op_key"]))
             if pair is not None and "measured_us" in r:
                 seconds = program_cost(pair, SM_90, clusters=r["joined"]).seconds
                 structure = r["structure"] + (" joined" if r["joined"] else "")

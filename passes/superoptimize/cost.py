@@ -416,11 +416,15 @@ def program_cost(graph: Graph, target: Target, clusters: bool = CLUSTERS_BY_DEFA
     entries = list(graph.result_ids())
     readers = [v for op, _ in entries for v in op.operands]
     # op index -> the bytes it pulls from the op before it, which keeps them
-    joins = {
-        i: n
-        for i in range(1, len(entries) if clusters else 1)
-        if (n := _joined_bytes(graph, entries, readers, i, target))
-    }
+    joins = (
+        {
+            i: n
+            for i in range(1, len(entries))
+            if (n := _joined_bytes(graph, entries, readers, i, target))
+        }
+        if clusters
+        else {}
+    )
     for index, (op, results) in enumerate(entries):
         operands = [graph.type_of(v) for v in op.operands]
         if index + 1 in joins or index in joins:
