@@ -44,6 +44,7 @@ import torch  # noqa: E402
 from harness import (  # noqa: E402
     BenchCase,
     TimingMethod,
+    flops_of,
     measure_copy_bandwidth,
     measure_torch,
     torch_case_args,
@@ -186,15 +187,6 @@ def matmul_rate(dtype: torch.dtype = torch.float16, n: int = 8192) -> float:
         times.append(start.elapsed_time(end) / 1e3)
     times.sort()
     return 2 * n**3 / times[len(times) // 2]
-
-
-def flops_of(fn: Callable[..., Any], args: Sequence[Tensor]) -> int:
-    from torch.utils.flop_counter import FlopCounterMode
-
-    meta = [torch.empty(a.shape, dtype=a.dtype, device="meta") for a in args]
-    with FlopCounterMode(display=False) as counter:
-        fn(*meta)
-    return int(counter.get_total_flops())
 
 
 def bytes_of(args: Sequence[Tensor], out: Tensor) -> int:

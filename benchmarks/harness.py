@@ -142,11 +142,25 @@ def program_bytes(program: CompiledProgram) -> int:
     return sum(b.nbytes for b in program.inputs) + sum(b.nbytes for b in program.outputs)
 
 
+def flops_of(fn: Callable[..., Any], args: Sequence[Any]) -> int:
+    """Floating-point operations of the PyTorch function `fn` on tensors shaped as `args`,
+    counted by torch's flop counter on meta tensors (matmuls only)."""
+    import torch
+    from torch.utils.flop_counter import FlopCounterMode
+
+    meta = [torch.empty(a.shape, dtype=a.dtype, device="meta") for a in args]
+    with FlopCounterMode(display=False) as counter:
+        fn(*meta)
+    return int(counter.get_total_flops())
+
+
 def measure_program(
-    program: CompiledProgram | LoadedProgram, method: TimingMethod | None = None
+    program: CompiledProgram | LoadedProgram,
+    method: TimingMethod | None = None,
+    only: int | None = None,
 ) -> Timing:
     loaded = program if isinstance(program, LoadedProgram) else load(program)
-    return time_program(loaded, method)
+    return time_program(loaded, method, only=only)
 
 
 def check_program(

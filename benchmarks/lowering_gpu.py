@@ -18,10 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
-import subprocess
 import sys
-import tempfile
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +27,8 @@ import numpy as np
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE / "ugraphs"))
+
+from sass import assemble, describe, sass_mix  # noqa: E402
 
 BENCH_LABELS = {
     "rmsnorm_linear_b1": "rmsnorm_linear b1",
@@ -248,26 +247,6 @@ def _tolerance(graph: Any) -> float:
     return 1e-2 if dtypes(graph) & {"f16", "bf16"} else 1e-4
 
 
-def _sass_mix(ptx: str, arch: str) -> dict[str, int]:
-    with tempfile.TemporaryDirectory() as tmp:
-        src, cubin = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
-        src.write_text(ptx)
-        subprocess.run(["ptxas", f"-arch={arch}", "-O3", "-o", str(cubin), str(src)], check=True)
-        sass = subprocess.run(
-            ["cuobjdump", "--dump-sass", str(cubin)], capture_output=True, text=True, check=True
-        ).stdout
-    mix: Counter[str] = Counter()
-    for line in sass.splitlines():
-        if "/*" in line and ";" in line:
-            body = line.split("*/", 1)[-1].strip()
-            if body.startswith("@"):
-                body = body.split(None, 1)[-1]
-            op = body.split()[0].rstrip(";") if body else ""
-            if op and op[0].isalpha():
-                mix[op.split(".")[0]] += 1
-    return dict(mix.most_common())
-
-
 def check(directory: Path, do_time: bool, do_sass: bool, only: str | None, out: Path | None) -> int:
     from mirage.dialects.semantics import FloatDomain, evaluate
     from mirage.lowering.runtime.arrays import from_float
@@ -329,9 +308,8 @@ def check(directory: Path, do_time: bool, do_sass: bool, only: str | None, out: 
             line += f"  {timing.median_us:7.2f} us (target {TARGET_US[label]})"
         if label and do_sass and not name.startswith("var_"):
             try:
-                entry["sass"] = _sass_mix(program.ptx, program.arch)
-                top = ", ".join(f"{k} {v}" for k, v in list(entry["sass"].items())[:12])
-                line += f"\n    SASS: {top}"
+                entry["sass"] = sass_mix(assemble(program.ptx, program.arch))
+                line += f"\n    SASS: {describe(entry['sass'])}"
             except Exception as e:
                 entry["sass_error"] = str(e)
         print(line, flush=True)

@@ -1,18 +1,25 @@
 """Time built programs and PyTorch baselines on the GPU by the method of docs/MEASURING.md.
 
     python3 benchmarks/run_gpu.py [--program [CASE=]FILE.json ...] [--baseline CASE ...]
-        [--modes eager,compile,sdpa] [--samples N] [--no-graph] [--bandwidth]
+        [--modes eager,compile,sdpa] [--samples N] [--no-graph] [--bandwidth] [--kernels]
         [--append benchmarks/RESULTS.md]
 
 CASE is NAME[:TAG] of benchmarks/torch_programs.py (rmsnorm_linear:b1, gated_mlp, lora). A
 program given with a case is first checked against that case's PyTorch program in float64
 (fresh random inputs, outputs poisoned), then timed. Each line of the printed table is one
 case, beside its floor (bytes over copy bandwidth) and the first baseline figures.
+
+`--kernels` adds, per program, a line for each of its launches timed alone (the same method,
+after one whole run has filled the intermediates it reads): the bytes of the buffers it
+takes (each read or written at least once), the bandwidth that makes, and its SASS mix (the
+program's cubin through cuobjdump). A case's line also gives the achieved TFLOP/s: the
+PyTorch program's matmul flops over our time.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +34,7 @@ from harness import (
     case_bytes,
     check_program,
     floor_us,
+    flops_of,
     measure_copy_bandwidth,
     measure_program,
     measure_torch,
@@ -35,10 +43,12 @@ from harness import (
     torch_case_args,
     torch_reference,
 )
+from sass import assemble, describe, sass_mix
 from torch_programs import sdpa_args, sdpa_of
 
 from mirage.lowering.runtime import (
     CompiledProgram,
+    LoadedProgram,
     driver,
     load,
 )
@@ -60,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=50)
     ap.add_argument("--no-graph", action="store_true", help="time plain calls, not graph replay")
     ap.add_argument("--bandwidth", action="store_true", help="measure copy bandwidth first")
+    ap.add_argument("--kernels", action="store_true", help="time and describe each launch")
     ap.add_argument("--append", metavar="MD", help="append the table to this Markdown file")
     args = ap.parse_args(argv)
 
@@ -77,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     header = ["case", "what", "floor µs", "median µs", "IQR µs", "earlier µs", "note"]
     rows: list[list[str]] = []
+    kernel_header = ["case", "kernel", "grid x block, smem", "µs", "MB", "TB/s", "SASS"]
+    kernel_rows: list[list[str]] = []
 
     for spec in args.program:
         case_text, _, path = spec.rpartition("=")
@@ -102,6 +115,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rows.append([label, "ours", "", "", "", "", note])
                 continue
         t = measure_program(loaded, method)
+        if case_text:
+            case = BenchCase.parse(case_text)
+            flops = flops_of(case.function(), torch_case_args(case))
+            if flops:
+                note += f"; {flops / t.median_us / 1e6:.1f} TFLOP/s"
+        if args.kernels:
+            kernel_rows += _kernel_rows(label, loaded, method)
         design = DESIGN_H200.get(label)
         rows.append(
             [
@@ -165,6 +185,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"measured on one {device.name}; {how}")
     for n in notes:
         print(n)
+    if kernel_rows:
+        table += ["", _row(kernel_header), _row(["---"] * len(kernel_header))]
+        table += [_row(r) for r in kernel_rows]
     print("\n".join(table))
     if args.append:
         section = results_section(
@@ -177,6 +200,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.append, "a") as f:
             f.write("\n".join(section))
     return 0
+
+
+def _kernel_rows(label: str, loaded: LoadedProgram, method: TimingMethod) -> list[list[str]]:
+    program = loaded.program
+    why = ""
+    try:
+        cubin = program.cubin or assemble(program.ptx, program.arch)
+    except (OSError, subprocess.CalledProcessError) as e:
+        cubin, why = None, f"no SASS: {e}"
+    rows: list[list[str]] = []
+    for i, launch in enumerate(program.launches):
+        t = measure_program(loaded, method, only=i)
+        taken = {*launch.args, *(m.buffer for m in launch.tensor_maps)}
+        nbytes = sum(program.buffers[b].nbytes for b in taken)
+        if cubin is not None:
+            try:
+                why = describe(sass_mix(cubin, launch.name))
+            except (OSError, subprocess.CalledProcessError) as e:
+                why = f"no SASS: {e}"
+        rows.append(
+            [
+                label,
+                launch.name,
+                f"{list(launch.grid)} x {list(launch.block)}, {launch.shared_bytes} B",
+                f"{t.median_us:.2f}",
+                f"{nbytes / 1e6:.2f}",
+                f"{nbytes / t.median_us / 1e6:.2f}",
+                why,
+            ]
+        )
+    return rows
 
 
 if __name__ == "__main__":

@@ -190,11 +190,14 @@ class LoadedProgram:
 
     # --- launching ---------------------------------------------------------------------
 
-    def launch(self, pointers: Sequence[int], stream: int = 0) -> None:
-        """Launch every kernel with these input and output addresses, unchecked."""
+    def launch(self, pointers: Sequence[int], stream: int = 0, only: int | None = None) -> None:
+        """Launch every kernel (or only the launch of index `only`, which then reads what
+        earlier runs left in the intermediates) with these input and output addresses,
+        unchecked."""
         ptrs = [*pointers, *(b.ptr for b in self._scratch)]
         s = driver.as_stream(stream)
-        for launch in self.program.launches:
+        launches = self.program.launches
+        for launch in launches if only is None else (launches[only],):
             self._launch_one(launch, ptrs, s)
 
     def _launch_one(self, launch: KernelLaunch, ptrs: Sequence[int], s: Any) -> None:

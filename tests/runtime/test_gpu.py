@@ -235,6 +235,43 @@ def test_timing_graph_and_plain() -> None:
     assert rel_err(y.astype(np.float64), 2.0 * x + b.astype(np.float64)) < 1e-2
 
 
+def test_one_launch_alone_reads_the_intermediates_and_writes_only_its_outputs() -> None:
+    from mirage.lowering.runtime import driver
+
+    rows, cols = 19, 67
+    nbytes = rows * cols * 4
+    rng = np.random.default_rng(3)
+    x, b = rand((rows, cols), rng).astype(np.float32), rand((rows, cols), rng).astype(np.float32)
+    prog = load(chained_program(rows, cols))
+    stream = driver.Stream()
+    s = stream.handle
+    bufs = [driver.DeviceBuffer(nbytes) for _ in range(4)]  # x, b | y, z
+    for buf, host in ((bufs[0], x), (bufs[1], b)):
+        buf.upload(int(host.ctypes.data), nbytes, s)
+
+    def outputs() -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        y, z = np.empty_like(x), np.empty_like(x)
+        bufs[2].download(int(y.ctypes.data), nbytes, s)
+        bufs[3].download(int(z.ctypes.data), nbytes, s)
+        driver.synchronize(s, "reading outputs")
+        return y, z
+
+    ptrs = [buf.ptr for buf in bufs]
+    for out in bufs[2:]:
+        driver.memset(out.ptr, 0x7FC00000, 4, nbytes, s)  # NaN
+    prog.launch(ptrs, s, only=2)  # z = 3x alone
+    y, z = outputs()
+    assert np.isnan(y).all()
+    np.testing.assert_array_equal(z, 2 * x + x)
+    prog.launch(ptrs, s, only=0)  # t = 2x + b, the intermediate
+    assert np.isnan(outputs()[0]).all()
+    prog.launch(ptrs, s, only=1)  # y = 2t + b, from what the first launch left
+    np.testing.assert_array_equal(outputs()[0], 2 * (2 * x + b) + b)
+    # Timing one launch alone: each sample's calls launch that kernel only.
+    t = time_program(prog, TimingMethod(warmup=2, samples=5, calls_per_sample=4), only=1)
+    assert 0.5 < t.median_us < 5000, t.summary()
+
+
 def test_cache_assembler_failure_falls_back_to_driver() -> None:
     def refuse(ptx: str, arch: str) -> bytes:
         return b"not a cubin"
