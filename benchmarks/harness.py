@@ -154,6 +154,14 @@ def flops_of(fn: Callable[..., Any], args: Sequence[Any]) -> int:
     return int(counter.get_total_flops())
 
 
+def case_flops(case: BenchCase) -> int:
+    """Matmul flops of the case's PyTorch program at its shapes."""
+    import torch
+
+    meta = [torch.empty(shape, dtype=torch.float16, device="meta") for shape in case.shapes()]
+    return flops_of(case.function(), meta)
+
+
 def measure_program(
     program: CompiledProgram | LoadedProgram,
     method: TimingMethod | None = None,

@@ -32,9 +32,9 @@ from harness import (
     BenchCase,
     TimingMethod,
     case_bytes,
+    case_flops,
     check_program,
     floor_us,
-    flops_of,
     measure_copy_bandwidth,
     measure_program,
     measure_torch,
@@ -117,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         t = measure_program(loaded, method)
         if case_text:
             case = BenchCase.parse(case_text)
-            flops = flops_of(case.function(), torch_case_args(case))
+            flops = case_flops(case)
             if flops:
                 note += f"; {flops / t.median_us / 1e6:.1f} TFLOP/s"
         if args.kernels:
