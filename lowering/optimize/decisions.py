@@ -242,6 +242,8 @@ class MmaAttr(ParametrizedAttribute):
     chain_prev: IntAttr
     rowsum: IntAttr
     rowmax: IntAttr
+    overlap: IntAttr
+    """1 where the chain's loop is software-pipelined (`MatmulPlan.overlap`), else 0."""
 
     @staticmethod
     def of(mm: MatmulPlan) -> MmaAttr:
@@ -257,6 +259,7 @@ class MmaAttr(ParametrizedAttribute):
             IntAttr(mm.chain_prev),
             IntAttr(mm.rowsum),
             IntAttr(mm.rowmax),
+            IntAttr(int(mm.overlap)),
         )
 
     def matmul(self, graph: Graph, index: int, result: int) -> MatmulPlan:
@@ -282,6 +285,7 @@ class MmaAttr(ParametrizedAttribute):
             chain_prev=self.chain_prev.data,
             rowsum=self.rowsum.data,
             rowmax=self.rowmax.data,
+            overlap=self.overlap.data != 0,
         )
 
     def verify(self) -> None:
@@ -312,6 +316,8 @@ class MmaAttr(ParametrizedAttribute):
         for key, value in zip(_MMA_NUMBERS, numbers, strict=True):
             if key in ("a", "b", "target") or value.data >= 0:
                 text += f", {key} {value.data}"
+        if self.overlap.data:
+            text += ", overlap"
         printer.print_string(f"<{text}>")
 
     @classmethod
@@ -323,11 +329,14 @@ class MmaAttr(ParametrizedAttribute):
         parts = parser.parse_dimension_list()
         mode = parser.parse_identifier()
         combine = "sum"
+        overlap = False
         numbers = dict.fromkeys(_MMA_NUMBERS, -1)
         while parser.parse_optional_punctuation(",") is not None:
             key = parser.parse_identifier()
             if key == "combine":
                 combine = parser.parse_identifier()
+            elif key == "overlap":
+                overlap = True
             elif key in numbers:
                 numbers[key] = parser.parse_integer()
             else:
@@ -341,6 +350,7 @@ class MmaAttr(ParametrizedAttribute):
             StringAttr(mode),
             StringAttr(combine),
             *(IntAttr(numbers[k]) for k in _MMA_NUMBERS),
+            IntAttr(int(overlap)),
         ]
 
 

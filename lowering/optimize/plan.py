@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mirage.dialects import shapes
 from mirage.dialects.hardware import SM_90, SM_90A, Target
@@ -67,6 +67,11 @@ COMPUTE_BOUND = 32
 
 ROW_ACCUMULATORS = LAST_DIM_ACCUMULATORS
 MAX_ROW_PASSES = 4
+OVERLAP_CHAINS = True
+"""Online chains on wgmma are software-pipelined where they can be (`MatmulPlan.overlap`)."""
+OVERLAP_SPARE_REGISTERS = 48
+"""Registers a thread of an overlapped chain needs besides its S, e (two steps') and O:
+addresses, the running maxima and sums, loop state."""
 
 
 def _pow2_floor(n: int) -> int:
@@ -148,6 +153,10 @@ class MatmulPlan:
     rowmax: int = -1
     """In an online-softmax chain (FlashAttention's loop): the value id of the row maximum
     of this matmul's result, kept in registers with the running maximum; -1 otherwise."""
+    overlap: bool = False
+    """An online chain whose loop is software-pipelined (FlashAttention-3's overlap within a
+    warpgroup): each step issues the next step's S = A B before its own O += e V, and takes
+    the next step's softmax while the tensor cores run both (`Planner._overlap_chain`)."""
 
     @property
     def tensor_core(self) -> bool:
@@ -372,6 +381,7 @@ class Planner:
         self._hoist_invariant()
         self._schedule()
         self._allocate()
+        self._overlap_chain()
         return self.plan
 
     def _classify_inputs(self) -> None:
@@ -1088,6 +1098,36 @@ class Planner:
 
     # --- shared memory ------------------------------------------------------------------
 
+    def _overlap_chain(self) -> None:
+        """Software-pipeline the loop of an online chain on wgmma where it is the loop's
+        one task (`MatmulPlan.overlap`): stages for step i's V and step i + 1's K resident
+        together (two with tensor maps; three with cp.async, whose copies of a later step
+        must go to a third), the direct form (e against the running maxima, so O is
+        rescaled once step i's product has landed), one m64 row tile a warpgroup, every
+        warpgroup in the chain, and registers for two steps' e."""
+        p = self.plan
+        least = 2 if p.loads == load_plan.TMA else 3
+        if not OVERLAP_CHAINS or p.loads == load_plan.BULK_ROWS:
+            return
+        if p.stages < least or p.loops < 2 or not p.streamed:
+            return
+        if len(p.loop) != 1 or p.loop[0].kind != "chain":
+            return
+        mm = p.matmuls[p.loop[0].op]
+        second = p.matmuls[mm.chain_next]
+        if not (mm.wgmma and second.wgmma and online_direct(p.graph, mm)):
+            return
+        groups = matmul_plan.warpgroups(p.threads)
+        for m in (mm, second):
+            bt, mt, _, _ = m.tiles
+            if bt * mt != 1 or math.prod(m.parts) != groups:
+                return
+        warps = p.launch_threads // 32
+        budget = p.target.registers_per_sm // (warps * 32) // 8 * 8
+        if overlap_registers(mm, second) > min(budget, p.target.max_registers_per_thread):
+            return
+        p.matmuls[mm.op] = replace(mm, overlap=True)
+
     def _allocate(self) -> None:
         p = self.plan
         limit = p.target.shared_memory_per_block
@@ -1170,6 +1210,14 @@ class Planner:
                 f"stage(s), more than the {limit} bytes of {p.target.name}"
             )
         raise PlanError(last_error)
+
+
+def overlap_registers(mm: MatmulPlan, second: MatmulPlan) -> int:
+    """f32 registers a thread holds in an overlapped chain's loop: S of the next step, e of
+    two steps packed in pairs (the one the tensor cores read, the one being made), and O."""
+    _, _, s_n8, _ = mm.tiles
+    _, _, o_n8, _ = second.tiles
+    return 4 * s_n8 + 2 * (2 * s_n8) + 4 * o_n8 + OVERLAP_SPARE_REGISTERS
 
 
 def online_direct(graph: Graph, mm: MatmulPlan) -> bool:

@@ -853,6 +853,19 @@ class KernelEmitter:
         else:
             mma_sync.MmaEmitter(self, mm).chain()
 
+    def run_overlapped(
+        self,
+        task: Task,
+        acquire: Callable[[Int], None],
+        select: Callable[[Int], None],
+        release: Callable[[Int], None],
+    ) -> None:
+        """The whole loop of an overlapped chain (`MatmulPlan.overlap`), its stages
+        acquired, selected and released as the load strategy says."""
+        mm = self.plan.matmuls[task.op]
+        emitter = wgmma.WgmmaEmitter(self, mm)
+        emitter.overlapped_chain(self.plan.loops, acquire, select, release)
+
     def _t_rowsum(self, task: Task) -> None:
         mm = self.plan.matmuls[task.op]
         if mm.wgmma:

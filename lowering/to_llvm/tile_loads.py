@@ -63,6 +63,13 @@ class KernelEmitter(Protocol):
     def run_task(self, task: Task) -> None: ...
     def run_phases(self, tasks: Sequence[Task]) -> None: ...
     def run_invariant(self) -> None: ...
+    def run_overlapped(
+        self,
+        task: Task,
+        acquire: Callable[[Int], None],
+        select: Callable[[Int], None],
+        release: Callable[[Int], None],
+    ) -> None: ...
 
 
 CONSUMER_BARRIER = 1
@@ -264,6 +271,66 @@ def _emit_cp_async(k: KernelEmitter) -> None:
                 for v in p.streamed:
                     cp_async_copy(k, v, s, s)
             b.emit(nvvm.CpAsyncCommitGroupOp())
+    task = overlapped_chain(p)
+    if task is not None:
+        _overlapped_cp_async(k, task)
+    else:
+        _cp_async_loop(k)
+    if p.loop or p.loops > 1 or p.epilogue:
+        b.emit(nvvm.CpAsyncWaitGroupOp(0))
+        b.barrier()
+    # else: an empty loop that runs once (a kernel of elementwise ops) already waited for
+    # its copies, with the barrier after them
+    epilogue_copies(k)
+    k.run_phases(p.post)
+
+
+def overlapped_chain(p: Plan) -> Task | None:
+    """The loop's one task where it is a chain the plan overlaps (`MatmulPlan.overlap`)."""
+    chains = [t for t in p.loop if t.kind == "chain" and p.matmuls[t.op].overlap]
+    if not chains:
+        return None
+    (task,) = p.loop  # the plan overlaps a chain only where it is the loop's one task
+    return task
+
+
+def _overlapped_cp_async(k: KernelEmitter, task: Task) -> None:
+    """An overlapped chain's loop on cp.async stages: iteration i reads stage i (V, for
+    e V) and stage i + 1 (K, for the next S), so the copies run `stages` - 2 iterations
+    ahead; acquiring iteration j waits for its group, and after the barrier (everybody
+    is done with iteration j - 2) copies iteration j + stages - 2 into that stage."""
+    p = k.plan
+    b = k.b
+    stages = p.stages
+    ahead = stages - 2
+    for s in range(ahead):
+        if s < p.loops:
+            for v in p.streamed:
+                cp_async_copy(k, v, s, s)
+        b.emit(nvvm.CpAsyncCommitGroupOp())
+
+    def select(i: Int) -> None:
+        k.iteration = i
+        k.stage_index = b.urem(i, stages)
+
+    def acquire(j: Int) -> None:
+        b.emit(nvvm.CpAsyncWaitGroupOp(stages - 3))
+        b.barrier()
+        later = b.add(j, ahead)
+        with b.if_(b.icmp("slt", later, p.loops)):
+            for v in p.streamed:
+                cp_async_copy(k, v, later, b.urem(later, stages))
+        b.emit(nvvm.CpAsyncCommitGroupOp())
+        select(j)
+
+    k.run_overlapped(task, acquire, select, lambda i: None)
+
+
+def _cp_async_loop(k: KernelEmitter) -> None:
+    p = k.plan
+    b = k.b
+    stages = p.stages
+    streamed = bool(p.streamed) and p.loops > 1
     with b.loop(p.loops) as i:
         k.iteration = i
         k.stage_index = b.urem(i, stages) if streamed else 0
@@ -286,13 +353,6 @@ def _emit_cp_async(k: KernelEmitter) -> None:
         k.run_phases(p.loop)
         if streamed and stages == 1:
             b.barrier()  # the next iteration overwrites the tiles just read
-    if p.loop or p.loops > 1 or p.epilogue:
-        b.emit(nvvm.CpAsyncWaitGroupOp(0))
-        b.barrier()
-    # else: an empty loop that runs once (a kernel of elementwise ops) already waited for
-    # its copies, with the barrier after them
-    epilogue_copies(k)
-    k.run_phases(p.post)
 
 
 # --- bulk rows: one cp.async.bulk per row, one mbarrier per stage ----------------------------
@@ -468,19 +528,33 @@ def _consume(k: KernelEmitter) -> None:
         k.run_invariant()
     else:
         b.barrier()  # what `pre` wrote and every thread's hoisted tiles, before the loop
-    # a loop task that writes shared memory must not overwrite what another thread of the
-    # previous iteration still reads: a barrier opens each iteration then
-    writes = any(task.writes for task in p.loop)
-    with b.loop(p.loops) as i:
+
+    def select(i: Int) -> None:
         k.iteration = i
         k.stage_index = b.urem(i, stages)
+
+    def acquire(i: Int) -> None:
+        select(i)
         parity = b.and_(b.udiv(i, stages), 1)
         full = _mbar(k, k.stage_index)
         spin(b, lambda: _value(b, nvvm.MBarrierTryWaitParityOp(b.v(full), b.v(parity))))
-        if writes:
-            b.barrier()
-        k.run_phases(p.loop)
-        b.emit(nvvm.MBarrierArriveOp(b.v(_mbar(k, k.stage_index, stages))))
+
+    def release(i: Int) -> None:
+        b.emit(nvvm.MBarrierArriveOp(b.v(_mbar(k, b.urem(i, stages), stages))))
+
+    task = overlapped_chain(p)
+    if task is not None:
+        k.run_overlapped(task, acquire, select, release)
+    else:
+        # a loop task that writes shared memory must not overwrite what another thread of
+        # the previous iteration still reads: a barrier opens each iteration then
+        writes = any(task.writes for task in p.loop)
+        with b.loop(p.loops) as i:
+            acquire(i)
+            if writes:
+                b.barrier()
+            k.run_phases(p.loop)
+            release(i)
     b.barrier()
     epilogue_copies(k)
     k.run_phases(p.post)

@@ -20,9 +20,9 @@ Register slots follow that order, as the mma-sync strategy's do.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from xdsl.dialects.builtin import f32
+from xdsl.dialects.builtin import f32, i32
 from xdsl.ir import SSAValue
 
 from mirage.dialects import nvvm
@@ -131,9 +131,15 @@ class WgmmaEmitter:
         return acc
 
     def _wait(self, acc: list[SSAValue]) -> list[SSAValue]:
+        """Commit the instructions issued since the last commit and wait for all of them."""
+        self.b.emit(nvvm.WgmmaCommitGroupOp())
+        return self._pending(acc, 0)
+
+    def _pending(self, acc: list[SSAValue], pending: int) -> list[SSAValue]:
+        """Wait until at most `pending` groups run; `acc` (of a group that has then landed)
+        passes through the wait."""
         b = self.b
-        b.emit(nvvm.WgmmaCommitGroupOp())
-        res = b._r(nvvm.WgmmaWaitGroupOp(0, acc))  # pyright: ignore[reportPrivateUsage]
+        res = b._r(nvvm.WgmmaWaitGroupOp(pending, acc))  # pyright: ignore[reportPrivateUsage]
         return [b.extract(res, e, f32) for e in range(len(acc))]
 
     def _mtile(self, i: int) -> Int:
@@ -223,30 +229,16 @@ class WgmmaEmitter:
         at a time."""
         b = self.b
         k = self.k
-        m1 = self.mm
-        m2 = k.plan.matmuls[m1.chain_next]
-        second = WgmmaEmitter(k, m2)
-        assert self.width == m1.n, "the chain's first matmul is one instruction wide"
-        rows = OnlineRows(k, m1, self.mt, second.nt)
+        second, rows = self._chain_parts()
         online, direct = rows.online, rows.direct
-        acc2 = k.acc_slots[m2.op]
+        acc2 = k.acc_slots[second.mm.op]
         with b.if_(self._guard()):
             for ib in range(self.bt):
                 batch = self._batch(ib)
                 for i in range(self.mt):
-                    mtile = self._mtile(i)
                     b.emit(nvvm.WgmmaFenceOp())
-                    s = self._steps(batch, mtile, 0, [b.f32(0.0)] * (m1.n // 2))
-                    s = self._wait(s)
-                    m16 = b.add(b.mul(mtile, WARPS_PER_GROUP), self.wq)
-                    packed, partial, maxima = rows.epilogue(
-                        ib,
-                        i,
-                        lambda j, h, c, s=s: s[4 * j + 2 * h + c],
-                        batch,
-                        b.mul(m16, 16),
-                        m1.m % matmul_plan.WGMMA_M != 0,
-                    )
+                    s = self._wait(self._issue_s(batch, i))
+                    packed, partial, maxima = self._softmax(rows, ib, i, batch, s)
                     if direct:
                         rows.rescale(ib, i, partial)
                     # O += e V: k walks e's columns 16 at a time, from registers (online and
@@ -259,32 +251,146 @@ class WgmmaEmitter:
                     else:
                         into, first = acc2, second._slot(ib, i, 0)  # pyright: ignore[reportPrivateUsage]
                     ptrs = [b.slot(into, first + e, f32) for e in range(count)]
-                    for c2 in range(second.nt * 8 // second.width):
-                        part = ptrs[c2 * second.width // 2 : (c2 + 1) * second.width // 2]
-                        acc = [b.load(f32, q, 4) for q in part]
-                        n0 = second._n0(c2)  # pyright: ignore[reportPrivateUsage]
-                        for step in range(m1.n // 16):
-                            a = [
-                                packed[(2 * step, 0)],
-                                packed[(2 * step, 1)],
-                                packed[(2 * step + 1, 0)],
-                                packed[(2 * step + 1, 1)],
-                            ]
-                            b.emit(nvvm.WgmmaFenceOp())  # e's registers were just written
-                            desc_b = second._b_operand(batch, n0, step * 16)  # pyright: ignore[reportPrivateUsage]
-                            op = nvvm.WgmmaMmaAsyncOp(
-                                acc, a, desc_b, second.width, m2.ab_type, trans_b=True
-                            )
-                            res = b._r(op)  # pyright: ignore[reportPrivateUsage]
-                            acc = [b.extract(res, e, f32) for e in range(second.width // 2)]
-                        for q, x in zip(part, acc, strict=True):
-                            b.store(x, q, 4)
-                    done = self._wait([b.load(f32, q, 4) for q in ptrs])
-                    for q, x in zip(ptrs, done, strict=True):
-                        b.store(x, q, 4)
+                    self._issue_pv(second, batch, packed.__getitem__, ptrs)
+                    self._land(ptrs, 0)
                     if online and not direct:
                         weights = rows.step_weights(ib, i, maxima)
                         rows.rescale(ib, i, partial, (into, 0, weights))
+
+    def overlapped_chain(
+        self,
+        loops: int,
+        acquire: Callable[[Int], None],
+        select: Callable[[Int], None],
+        release: Callable[[Int], None],
+    ) -> None:
+        """The chain's whole loop, software-pipelined as FlashAttention-3 overlaps within a
+        warpgroup (`MatmulPlan.overlap`): step i + 1's S = A B is issued, then step i's
+        O += e V, and step i + 1's softmax runs while the tensor cores work on both; O and
+        the row sums are rescaled once step i's product has landed (the direct form:
+        O_i+1 = O_i exp(M_i - M_i+1) + e_i+1 V_i+1, so the rescale may wait). acquire(i)
+        waits for iteration i's stage and makes it current, select(i) makes it current,
+        release(i) hands its stage back to the producer."""
+        b = self.b
+        k = self.k
+        second, rows = self._chain_parts()
+        assert rows.direct and self.bt == self.mt == 1 and loops >= 2
+        assert self._guard() is True, "an overlapped chain runs on every warpgroup"
+        acc2 = k.acc_slots[second.mm.op]
+        count = second.nt * 4
+        o_ptrs = [b.slot(acc2, second._slot(0, 0, 0) + e, f32) for e in range(count)]  # pyright: ignore[reportPrivateUsage]
+        keys = [(j, h) for j in range(self.mm.n // 8) for h in range(2)]
+        held = b.alloca(i32, len(keys))  # e of the step whose e V comes next, packed
+
+        def hold(packed: dict[tuple[int, int], SSAValue]) -> None:
+            for n, key in enumerate(keys):
+                b.store(packed[key], b.slot(held, n, i32), 4)
+
+        def held_e(key: tuple[int, int]) -> SSAValue:
+            return b.load(i32, b.slot(held, keys.index(key), i32), 4)
+
+        batch = self._batch(0)
+        acquire(0)
+        b.emit(nvvm.WgmmaFenceOp())
+        s = self._wait(self._issue_s(batch, 0))
+        packed, partial, _ = self._softmax(rows, 0, 0, batch, s)
+        rows.rescale(0, 0, partial)
+        hold(packed)
+        with b.loop(loops - 1) as step:
+            following = b.add(step, 1)
+            acquire(following)
+            b.emit(nvvm.WgmmaFenceOp())
+            s = self._issue_s(batch, 0)
+            b.emit(nvvm.WgmmaCommitGroupOp())
+            select(step)
+            self._issue_pv(second, batch, held_e, o_ptrs)
+            b.emit(nvvm.WgmmaCommitGroupOp())
+            s = self._pending(s, 1)  # S landed; step's e V still running
+            select(following)
+            packed, partial, _ = self._softmax(rows, 0, 0, batch, s)
+            # the running e V reads the held e: those registers live until it has landed
+            # (else the next e may be made in them)
+            reading = [b.bitcast(held_e(key), f32) for key in keys]
+            self._land(o_ptrs, 0, commit=False, keep=reading)
+            release(step)
+            rows.rescale(0, 0, partial)
+            hold(packed)
+        select(loops - 1)
+        b.emit(nvvm.WgmmaFenceOp())
+        self._issue_pv(second, batch, held_e, o_ptrs)
+        self._land(o_ptrs, 0)
+        release(loops - 1)
+
+    # --- the chain's parts ------------------------------------------------------------------
+
+    def _chain_parts(self) -> tuple[WgmmaEmitter, OnlineRows]:
+        m2 = self.k.plan.matmuls[self.mm.chain_next]
+        second = WgmmaEmitter(self.k, m2)
+        assert self.width == self.mm.n, "the chain's first matmul is one instruction wide"
+        return second, OnlineRows(self.k, self.mm, self.mt, second.nt)
+
+    def _issue_s(self, batch: list[Int], i: int) -> list[SSAValue]:
+        """S = A B of m64 tile `i`, issued (not committed): its accumulators in flight."""
+        zero = [self.b.f32(0.0)] * (self.mm.n // 2)
+        return self._steps(batch, self._mtile(i), 0, zero)
+
+    def _softmax(
+        self, rows: OnlineRows, ib: int, i: int, batch: list[Int], s: list[SSAValue]
+    ) -> tuple[dict[tuple[int, int], SSAValue], list[SSAValue], list[SSAValue]]:
+        """e = f(S) of m64 tile `i` (`OnlineRows.epilogue`), S landed."""
+        b = self.b
+        m16 = b.add(b.mul(self._mtile(i), WARPS_PER_GROUP), self.wq)
+        return rows.epilogue(
+            ib,
+            i,
+            lambda j, h, c: s[4 * j + 2 * h + c],
+            batch,
+            b.mul(m16, 16),
+            self.mm.m % matmul_plan.WGMMA_M != 0,
+        )
+
+    def _issue_pv(
+        self,
+        second: WgmmaEmitter,
+        batch: list[Int],
+        e: Callable[[tuple[int, int]], SSAValue],
+        ptrs: list[SSAValue],
+    ) -> None:
+        """O += e V issued over the k16 steps of e's columns, A from e's registers (e(key):
+        the packed pair of (n8 tile, half)), the accumulators read from and left in flight
+        in `ptrs` (O's slots of the row tile)."""
+        b = self.b
+        m2 = second.mm
+        for c2 in range(second.nt * 8 // second.width):
+            part = ptrs[c2 * second.width // 2 : (c2 + 1) * second.width // 2]
+            acc = [b.load(f32, q, 4) for q in part]
+            n0 = second._n0(c2)  # pyright: ignore[reportPrivateUsage]
+            for step in range(self.mm.n // 16):
+                a = [e((2 * step, 0)), e((2 * step, 1)), e((2 * step + 1, 0)), e((2 * step + 1, 1))]
+                b.emit(nvvm.WgmmaFenceOp())  # e's registers were just written
+                desc_b = second._b_operand(batch, n0, step * 16)  # pyright: ignore[reportPrivateUsage]
+                op = nvvm.WgmmaMmaAsyncOp(acc, a, desc_b, second.width, m2.ab_type, trans_b=True)
+                res = b._r(op)  # pyright: ignore[reportPrivateUsage]
+                acc = [b.extract(res, x, f32) for x in range(second.width // 2)]
+            for q, x in zip(part, acc, strict=True):
+                b.store(x, q, 4)
+
+    def _land(
+        self,
+        ptrs: list[SSAValue],
+        pending: int,
+        commit: bool = True,
+        keep: Sequence[SSAValue] = (),
+    ) -> None:
+        """The accumulators in flight in `ptrs`, waited for (all but `pending` groups);
+        `keep`: registers that in-flight instructions read, passed through the wait so
+        that nothing is written into them before it."""
+        b = self.b
+        if commit:
+            b.emit(nvvm.WgmmaCommitGroupOp())
+        done = self._pending([*(b.load(f32, q, 4) for q in ptrs), *keep], pending)
+        for q, x in zip(ptrs, done, strict=False):
+            b.store(x, q, 4)
 
     def rowmax_out(self, running: int) -> None:
         """After the loop: an online chain's running maxima to the accum_max tile (every

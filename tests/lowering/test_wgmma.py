@@ -4,6 +4,7 @@ facts and fallbacks, the matmuls option, the nvvm ops' verifiers."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,15 @@ from mirage.lowering.optimize.matmul_plan import (
     decode_descriptor,
     encode_descriptor,
 )
-from mirage.lowering.optimize.plan import Plan, online_direct, plan_graph_op
+from mirage.lowering.optimize.plan import (
+    OVERLAP_SPARE_REGISTERS,
+    Plan,
+    online_direct,
+    overlap_registers,
+    plan_graph_op,
+)
+from mirage.lowering.ptx.emit import ptx
+from mirage.lowering.runtime.ptxas import find_ptxas, resource_report
 from mirage.lowering.to_llvm.llvm_builder import Builder
 from mirage.lowering.to_llvm.tile_loads import swizzled_offset
 from mirage.lowering.to_llvm.wgmma import descriptor_words
@@ -294,6 +303,76 @@ def test_online_chain_on_wgmma(
     assert not p.rescale_max and not p.remarks
     assert online_direct(p.graph, m1) == direct
     assert ("rowmax" in [t.kind for t in p.post]) == (func == "online_split")
+
+
+@pytest.mark.parametrize(
+    ("func", "loads", "overlap"),
+    [
+        ("online_rows64", "cp-async", True),  # 4 stages: V of step i, K of i + 1, a copy
+        ("online_d128", "cp-async", True),
+        ("online_wide", "cp-async", True),  # two warpgroups, one m64 tile each
+        ("online_scaled", "cp-async", False),  # e not exp(S - m): O rescaled after e V
+        ("online_rows128", "cp-async", False),  # two m64 tiles a warpgroup
+        ("online_batched", "cp-async", False),  # on mma.sync
+    ],
+)
+def test_online_chain_loop_is_overlapped_where_it_can_be(
+    func: str, loads: str, overlap: bool
+) -> None:
+    """FlashAttention-3's overlap within a warpgroup: a direct-form chain on wgmma, the
+    loop's one task, one row tile a warpgroup, stages for two steps' tiles."""
+    p = _plan(DATA / "online_chain.mlir", func, "auto", loads=loads, kernel=0)
+    head = min(p.matmuls.values(), key=lambda mm: mm.op)
+    assert head.overlap == overlap
+    assert not any(mm.overlap for mm in p.matmuls.values() if mm is not head)
+    if overlap:
+        attr = MmaAttr.of(head)
+        assert str(attr).endswith(", overlap>")
+        parsed = parse_module(f'"test.op"() {{m = {attr}}} : () -> ()').body.block.first_op
+        assert parsed is not None and parsed.attributes["m"] == attr
+        assert attr.matmul(p.graph, head.op, head.result) == head
+
+
+def test_overlap_needs_stages_for_two_steps_and_registers_for_two_es() -> None:
+    """cp.async copies a later step into a third stage while steps i and i + 1 are read;
+    tensor maps need two. Where two steps' e, S and O would not fit a thread's registers
+    (head dim 128 beside 128 keys a step, with the producer warp), no overlap."""
+    f = get_func(parse_module((ROOT / "benchmarks/found/gqa_b8.mlir").read_text()), "ugraph")
+    graph_op = next(op for op in graph_from_func(f).ops if op.kind == "graph")
+    assert graph_op.body is not None
+    for loads, stages, overlap in (("cp-async", 2, False), ("cp-async", 3, True), ("tma", 2, True)):
+        p = plan_graph_op(graph_op.body, (16, 2, 4), (256, 1, 1), 8, SM_90A, stages, loads)
+        assert (p.loads, p.stages) == (loads, stages)
+        assert min(p.matmuls.values(), key=lambda mm: mm.op).overlap == overlap
+    plan = _plan(DATA / "online_chain.mlir", "online_d128", "auto")
+    m1 = min(plan.matmuls.values(), key=lambda mm: mm.op)
+    m2 = plan.matmuls[m1.chain_next]
+    assert overlap_registers(m1, m2) == 4 * 8 + 4 * 8 + 4 * 16 + OVERLAP_SPARE_REGISTERS
+    wide = replace(m1, n=128)
+    assert overlap_registers(wide, m2) > 65536 // 288 // 8 * 8
+
+
+@pytest.mark.skipif(find_ptxas() is None, reason="no ptxas (pip install nvidia-cuda-nvcc)")
+@pytest.mark.parametrize(
+    ("path", "loads"),
+    [
+        (DATA / "online_chain.mlir", None),
+        (ROOT / "benchmarks/found/gqa_b8.mlir", None),
+        (ROOT / "benchmarks/found/gqa_b8.mlir", "tma"),
+    ],
+    ids=["fixtures", "gqa_b8", "gqa_b8_tma"],
+)
+def test_overlapped_loops_keep_wgmma_asynchronous(path: Path, loads: str | None) -> None:
+    """ptxas serializes wgmma where registers an instruction in flight reads are written
+    before its wait (the next e made where the held one lives): the overlapped loops must
+    not give it cause, and must not spill."""
+    text = ptx(parse_module(path.read_text()), "sm_90a", loads)
+    assert "wgmma.wait_group.sync.aligned 1;" in text
+    report = resource_report(text, "sm_90a")
+    assert "serialized" not in report, report
+    assert " 0 bytes spill stores" in report and "bytes spill stores" not in report.replace(
+        " 0 bytes spill stores", ""
+    ), report
 
 
 def test_online_chain_on_wgmma_leaves_room_for_the_step_product() -> None:
