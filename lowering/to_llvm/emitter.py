@@ -5,6 +5,7 @@ kernel module that dispatches to them."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from xdsl.ir import SSAValue
@@ -13,6 +14,17 @@ from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.plan import MatmulPlan, Plan
 from mirage.lowering.to_llvm.llvm_builder import Builder, Int
+
+
+@dataclass(frozen=True)
+class StageRing:
+    """How a software-pipelined loop holds the load strategy's stages: acquire(i) waits
+    for iteration i's tiles and makes its stage current, select(i) makes it current,
+    release(i) hands it back to the copies."""
+
+    acquire: Callable[[Int], None]
+    select: Callable[[Int], None]
+    release: Callable[[Int], None]
 
 
 class ValueReader(Protocol):

@@ -41,6 +41,7 @@ from mirage.lowering.optimize import load_plan
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, group_layout, wide_group
 from mirage.lowering.to_llvm import fma, mma_sync, tile_loads, wgmma
+from mirage.lowering.to_llvm.emitter import StageRing
 from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
 from mirage.lowering.to_llvm.llvm_builder import broadcast_coords as _broadcast
 from mirage.lowering.to_llvm.llvm_builder import row_major_coords as _coords
@@ -853,18 +854,11 @@ class KernelEmitter:
         else:
             mma_sync.MmaEmitter(self, mm).chain()
 
-    def run_overlapped(
-        self,
-        task: Task,
-        acquire: Callable[[Int], None],
-        select: Callable[[Int], None],
-        release: Callable[[Int], None],
-    ) -> None:
-        """The whole loop of an overlapped chain (`MatmulPlan.overlap`), its stages
-        acquired, selected and released as the load strategy says."""
+    def run_overlapped(self, task: Task, ring: StageRing) -> None:
+        """The whole loop of an overlapped chain (`MatmulPlan.overlap`), its stages held
+        as the load strategy says."""
         mm = self.plan.matmuls[task.op]
-        emitter = wgmma.WgmmaEmitter(self, mm)
-        emitter.overlapped_chain(self.plan.loops, acquire, select, release)
+        wgmma.WgmmaEmitter(self, mm).overlapped_chain(self.plan.loops, ring)
 
     def _t_rowsum(self, task: Task) -> None:
         mm = self.plan.matmuls[task.op]

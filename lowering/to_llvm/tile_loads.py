@@ -21,6 +21,7 @@ from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize.layout import SWIZZLE_ATOM, SWIZZLE_BYTES, Tile
 from mirage.lowering.optimize.load_plan import BULK_ROWS, TMA, stage_bytes
 from mirage.lowering.optimize.plan import Plan, Task
+from mirage.lowering.to_llvm.emitter import StageRing
 from mirage.lowering.to_llvm.llvm_builder import Builder, Int
 from mirage.lowering.to_llvm.memory_access import contiguous_run, storage_type, vector_width
 
@@ -63,13 +64,7 @@ class KernelEmitter(Protocol):
     def run_task(self, task: Task) -> None: ...
     def run_phases(self, tasks: Sequence[Task]) -> None: ...
     def run_invariant(self) -> None: ...
-    def run_overlapped(
-        self,
-        task: Task,
-        acquire: Callable[[Int], None],
-        select: Callable[[Int], None],
-        release: Callable[[Int], None],
-    ) -> None: ...
+    def run_overlapped(self, task: Task, ring: StageRing) -> None: ...
 
 
 CONSUMER_BARRIER = 1
@@ -323,7 +318,7 @@ def _overlapped_cp_async(k: KernelEmitter, task: Task) -> None:
         b.emit(nvvm.CpAsyncCommitGroupOp())
         select(j)
 
-    k.run_overlapped(task, acquire, select, lambda i: None)
+    k.run_overlapped(task, StageRing(acquire, select, lambda i: None))
 
 
 def _cp_async_loop(k: KernelEmitter) -> None:
@@ -544,7 +539,7 @@ def _consume(k: KernelEmitter) -> None:
 
     task = overlapped_chain(p)
     if task is not None:
-        k.run_overlapped(task, acquire, select, release)
+        k.run_overlapped(task, StageRing(acquire, select, release))
     else:
         # a loop task that writes shared memory must not overwrite what another thread of
         # the previous iteration still reads: a barrier opens each iteration then

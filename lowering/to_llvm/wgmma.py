@@ -30,7 +30,7 @@ from mirage.lowering.optimize import matmul_plan
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.matmul_plan import Descriptor, encode_descriptor
 from mirage.lowering.optimize.plan import MatmulPlan
-from mirage.lowering.to_llvm.emitter import MatmulKernel
+from mirage.lowering.to_llvm.emitter import MatmulKernel, StageRing
 from mirage.lowering.to_llvm.llvm_builder import Int, broadcast_coords, row_major_coords
 from mirage.lowering.to_llvm.mma_sync import a_fragment
 from mirage.lowering.to_llvm.online_rows import OnlineRows
@@ -257,20 +257,13 @@ class WgmmaEmitter:
                         weights = rows.step_weights(ib, i, maxima)
                         rows.rescale(ib, i, partial, (into, 0, weights))
 
-    def overlapped_chain(
-        self,
-        loops: int,
-        acquire: Callable[[Int], None],
-        select: Callable[[Int], None],
-        release: Callable[[Int], None],
-    ) -> None:
+    def overlapped_chain(self, loops: int, ring: StageRing) -> None:
         """The chain's whole loop, software-pipelined as FlashAttention-3 overlaps within a
         warpgroup (`MatmulPlan.overlap`): step i + 1's S = A B is issued, then step i's
         O += e V, and step i + 1's softmax runs while the tensor cores work on both; O and
         the row sums are rescaled once step i's product has landed (the direct form:
-        O_i+1 = O_i exp(M_i - M_i+1) + e_i+1 V_i+1, so the rescale may wait). acquire(i)
-        waits for iteration i's stage and makes it current, select(i) makes it current,
-        release(i) hands its stage back to the producer."""
+        O_i+1 = O_i exp(M_i - M_i+1) + e_i+1 V_i+1, so the rescale may wait). `ring`
+        holds the stages: step i's V and step i + 1's K are resident together."""
         b = self.b
         k = self.k
         second, rows = self._chain_parts()
@@ -290,7 +283,7 @@ class WgmmaEmitter:
             return b.load(i32, b.slot(held, keys.index(key), i32), 4)
 
         batch = self._batch(0)
-        acquire(0)
+        ring.acquire(0)
         b.emit(nvvm.WgmmaFenceOp())
         s = self._wait(self._issue_s(batch, 0))
         packed, partial, _ = self._softmax(rows, 0, 0, batch, s)
@@ -298,28 +291,28 @@ class WgmmaEmitter:
         hold(packed)
         with b.loop(loops - 1) as step:
             following = b.add(step, 1)
-            acquire(following)
+            ring.acquire(following)
             b.emit(nvvm.WgmmaFenceOp())
             s = self._issue_s(batch, 0)
             b.emit(nvvm.WgmmaCommitGroupOp())
-            select(step)
+            ring.select(step)
             self._issue_pv(second, batch, held_e, o_ptrs)
             b.emit(nvvm.WgmmaCommitGroupOp())
             s = self._pending(s, 1)  # S landed; step's e V still running
-            select(following)
+            ring.select(following)
             packed, partial, _ = self._softmax(rows, 0, 0, batch, s)
             # the running e V reads the held e: those registers live until it has landed
             # (else the next e may be made in them)
             reading = [b.bitcast(held_e(key), f32) for key in keys]
             self._land(o_ptrs, 0, commit=False, keep=reading)
-            release(step)
+            ring.release(step)
             rows.rescale(0, 0, partial)
             hold(packed)
-        select(loops - 1)
+        ring.select(loops - 1)
         b.emit(nvvm.WgmmaFenceOp())
         self._issue_pv(second, batch, held_e, o_ptrs)
         self._land(o_ptrs, 0)
-        release(loops - 1)
+        ring.release(loops - 1)
 
     # --- the chain's parts ------------------------------------------------------------------
 
