@@ -53,8 +53,12 @@ class ReferenceRunner:
 
 
 def built_program(graph: Graph, arch: str, cache_dir: str) -> CompiledProgram:
-    """The μGraph lowered to PTX for `arch`, from the cache when built before."""
-    digest = hashlib.sha256(f"{arch}\n{graph!r}".encode()).hexdigest()
+    """The μGraph lowered to PTX for `arch`, from the cache when this lowering built it
+    before (a program built by other code is built again)."""
+    from mirage.lowering.fingerprint import lowering_fingerprint
+
+    key = f"{arch}\n{lowering_fingerprint()}\n{graph!r}"
+    digest = hashlib.sha256(key.encode()).hexdigest()
     path = Path(cache_dir) / "torch" / "programs" / f"{digest}.json" if cache_dir else None
     if path is not None and path.exists():
         try:

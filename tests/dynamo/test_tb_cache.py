@@ -167,3 +167,25 @@ def test_a_damaged_support_file_is_asked_again(tmp_path: Path) -> None:
     path.write_text(json.dumps({"version": SUPPORT_VERSION, "answers": {"k": [True, "", 1]}}))
     capability = Capability(str(tmp_path))
     assert capability.answers == {}  # nothing half-read: every node is asked again
+
+
+def test_a_program_built_by_other_lowering_code_is_built_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Built programs are kept by μGraph, arch and the lowering's code: one built before a
+    change of the code generator is not taken for one built by it."""
+    from mirage.lowering import fingerprint
+    from mirage.torch.runner import built_program
+    from tests.conftest import FIXTURES, get_func, parse_module
+
+    module = parse_module((FIXTURES / "rmsnorm_linear_small.mlir").read_text())
+    graph = graph_from_func(get_func(module, "ugraph"))
+    programs = tmp_path / "torch" / "programs"
+    first = built_program(graph, "sm_90a", str(tmp_path))
+    (path,) = programs.glob("*.json")
+    stamp = path.stat().st_mtime_ns
+    assert built_program(graph, "sm_90a", str(tmp_path)).ptx == first.ptx
+    assert [p.stat().st_mtime_ns for p in programs.glob("*.json")] == [stamp]  # the cache's
+    monkeypatch.setattr(fingerprint, "lowering_fingerprint", lambda: "other code")
+    built_program(graph, "sm_90a", str(tmp_path))
+    assert len(list(programs.glob("*.json"))) == 2
