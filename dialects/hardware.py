@@ -106,6 +106,12 @@ class Target:
         """Tensor-map (TMA) copies of whole tile boxes: cp.async.bulk.tensor."""
         return self.capability >= 90
 
+    @property
+    def dependent_launches(self) -> bool:
+        """Programmatic dependent launch: a kernel launched so may start before the one
+        before it ends, and waits for it (griddepcontrol.wait) before reading its output."""
+        return self.capability >= 90
+
 
 SM_90 = Target(
     arch=Arch(90),

@@ -448,6 +448,25 @@ class FenceProxyAsyncSharedOp(_NoResultOp):
 
 
 @irdl_op_definition
+class GridDepControlWaitOp(_NoResultOp):
+    """griddepcontrol.wait (sm_90): waits until the grids this one depends on have
+    completed and their memory is visible; where the launch was not programmatic (a
+    dependent launched before those ended) there is nothing to wait for."""
+
+    name = "nvvm.griddepcontrol.wait"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class GridDepControlLaunchDependentsOp(_NoResultOp):
+    """griddepcontrol.launch_dependents (sm_90): once every block of this grid has run
+    it (or ended), a grid launched programmatically after it may start (and wait)."""
+
+    name = "nvvm.griddepcontrol.launch_dependents"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
 class FenceMBarrierInitOp(_NoResultOp):
     """fence.mbarrier_init.release.cluster: makes mbarrier.init visible to the async proxy."""
 
@@ -736,6 +755,8 @@ NVVM = Dialect(
         BarrierSyncOp,
         FenceProxyAsyncSharedOp,
         FenceMBarrierInitOp,
+        GridDepControlWaitOp,
+        GridDepControlLaunchDependentsOp,
         ClusterBarrierOp,
         MapaSharedClusterOp,
         LdSharedClusterOp,

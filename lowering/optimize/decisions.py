@@ -666,6 +666,9 @@ TENSOR_MAPS = "mirage.tensor_maps"
 STAGES, SMEM_BYTES, BARRIERS = "mirage.stages", "mirage.smem_bytes", "mirage.barriers"
 JOIN = "mirage.join"
 """On a `kernel.graph`: `JoinAttr`, it runs in the previous graph's launch."""
+DEPENDENT = "mirage.dependent"
+"""On a `gpu.launch_func`: launched programmatically after the launch before it (its kernel
+waits for that one with griddepcontrol.wait, `Target.dependent_launches`)."""
 REMARKS = "mirage.remarks"
 """On a `kernel.graph` (and its `gpu.launch_func`): what the planner did otherwise than
 asked, and why (for the reader)."""

@@ -10,7 +10,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from mirage.dialects.ugraph.convert import type_from_ir
 from mirage.lowering.optimize.cluster_join import CLUSTERS_BY_DEFAULT
-from mirage.lowering.optimize.decisions import TENSOR_MAPS, TensorMapAttr
+from mirage.lowering.optimize.decisions import DEPENDENT, TENSOR_MAPS, TensorMapAttr
 from mirage.lowering.ptx.emit import check_arch, lowered, ptx_from_llvm_ir
 from mirage.lowering.ptx.llvm_ir import to_llvmlite
 from mirage.lowering.runtime.program import (
@@ -79,7 +79,14 @@ def launches_of(
         )
         launches.append(
             KernelLaunch(
-                op.kernel.nested_references.data[-1].data, grid, block, smem, params, specs, cluster
+                op.kernel.nested_references.data[-1].data,
+                grid,
+                block,
+                smem,
+                params,
+                specs,
+                cluster,
+                DEPENDENT in op.attributes,
             )
         )
     return tuple(buffers), int(n_in.value.data), int(n_out.value.data), tuple(launches)

@@ -276,6 +276,30 @@ class Event:
             call("cuEventDestroy", self._event)
 
 
+def launch_dependent(
+    function: Any,
+    grid: tuple[int, int, int],
+    block: tuple[int, int, int],
+    shared_bytes: int,
+    stream: Any,
+    params: int,
+) -> None:
+    """Launch `function` programmatically after the work before it on `stream` (sm_90): it
+    may start before that work ends, and waits for it with griddepcontrol.wait."""
+    drv = api()
+    attr = drv.CUlaunchAttribute()
+    attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+    attr.value.programmaticStreamSerializationAllowed = 1
+    config = drv.CUlaunchConfig()
+    config.gridDimX, config.gridDimY, config.gridDimZ = grid
+    config.blockDimX, config.blockDimY, config.blockDimZ = block
+    config.sharedMemBytes = shared_bytes
+    config.hStream = stream
+    config.attrs = [attr]
+    config.numAttrs = 1
+    call("cuLaunchKernelEx", config, function, params, 0)
+
+
 def order_after(waiting: int, producer: int) -> None:
     """Make stream `waiting` run after the work queued so far on stream `producer`."""
     # 0 and 1 both name the legacy default stream (1 is CU_STREAM_LEGACY, DLPack's and the

@@ -213,6 +213,16 @@ class LoadedProgram:
             dtype=np.uint64,
         )
         params = addresses.ctypes.data if len(addresses) else 0
+        if launch.dependent:
+            driver.launch_dependent(
+                self._functions[launch.name],
+                launch.grid,
+                launch.block,
+                launch.shared_bytes,
+                s,
+                params,
+            )
+            return
         driver.call(
             "cuLaunchKernel",
             self._functions[launch.name],

@@ -171,6 +171,9 @@ class KernelLaunch:
     """Passed after the pointers, 128 bytes each."""
     cluster: tuple[int, int, int] = (1, 1, 1)
     """Blocks per thread-block cluster (the kernel's own `.reqnctapercluster`)."""
+    dependent: bool = False
+    """Launched programmatically after the launch before it (sm_90): it may start before
+    that one ends; its kernel waits for it (griddepcontrol.wait) before reading anything."""
 
     def __post_init__(self) -> None:
         if not _is_text(self.name) or not self.name:
@@ -198,6 +201,10 @@ class KernelLaunch:
                     f"tensor maps of kernel {self.name} must be TensorMapSpec values"
                 )
         object.__setattr__(self, "tensor_maps", tuple(maps))
+        if not isinstance(self.dependent, bool):  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ProgramError(
+                f"dependent of kernel {self.name} must be true or false, got {self.dependent!r}"
+            )
         cluster = _dims(f"cluster of kernel {self.name}", self.cluster, 3)
         object.__setattr__(self, "cluster", cluster)
         for axis, (g, c) in enumerate(zip(self.grid, cluster, strict=True)):
@@ -251,6 +258,11 @@ class CompiledProgram:
             )
         if not self.launches:
             raise ProgramError("a program needs at least one kernel launch")
+        first = self.launches[0]
+        if isinstance(first, KernelLaunch) and first.dependent:
+            raise ProgramError(
+                f"kernel {first.name} is the first launch: it has no launch to depend on"
+            )
         for launch in self.launches:
             if not isinstance(launch, KernelLaunch):  # pyright: ignore[reportUnnecessaryIsInstance]
                 raise ProgramError(f"launches must be KernelLaunch values, got {launch!r}")
@@ -305,6 +317,7 @@ class CompiledProgram:
                 "args": list(k.args),
                 **({"tensor_maps": [m.to_dict() for m in k.tensor_maps]} if k.tensor_maps else {}),
                 **({"cluster": list(k.cluster)} if k.cluster_blocks > 1 else {}),
+                **({"dependent": True} if k.dependent else {}),
             }
             for k in self.launches
         ]
@@ -370,6 +383,7 @@ class CompiledProgram:
                             TensorMapSpec.from_dict(m) for m in k.get("tensor_maps", [])
                         ),
                         cluster=tuple(k.get("cluster", (1, 1, 1))),
+                        dependent=k.get("dependent", False),
                     )
                     for k in d["launches"]
                 ),

@@ -45,6 +45,7 @@ from mirage.lowering.optimize.cluster_join import (
     plan_second,
 )
 from mirage.lowering.optimize.decisions import (
+    DEPENDENT,
     JOIN,
     PLAN,
     REMARKS,
@@ -164,6 +165,9 @@ def lower_function(
             smem = joined_smem(plan, join, plans[second])
         lowered.kernels.append(kernel)
         launch = _launch(entry, kernel_name, grid, launch_block(plan, block), smem, args, cluster)
+        if target.dependent_launches and len(lowered.kernels) > 1:
+            # its kernel waits for the launch before it (`KernelEmitter.setup`)
+            launch.attributes[DEPENDENT] = UnitAttr()
         maps = plan.tensor_maps()
         if maps:
             launch.attributes[TENSOR_MAPS] = ArrayAttr([TensorMapAttr.of(m) for m in maps])

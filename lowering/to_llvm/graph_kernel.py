@@ -147,8 +147,14 @@ class KernelEmitter:
         return self.func
 
     def setup(self) -> None:
-        """Thread and block indices, the shared-memory base."""
+        """Thread and block indices, the shared-memory base. Where the target launches
+        dependents programmatically, the kernel first lets the next launch start (its
+        blocks then wait in it) and waits for the launch before it (whose output it may
+        read): the launches' latencies overlap."""
         b = self.b
+        if self.plan.target.dependent_launches:
+            b.emit(nvvm.GridDepControlWaitOp())
+            b.emit(nvvm.GridDepControlLaunchDependentsOp())
         bx, by, _ = self.block_dims
         tid: Int = b.sreg("tid.x")
         if self.block_dims[1] > 1:

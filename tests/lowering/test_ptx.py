@@ -107,6 +107,26 @@ def test_split_kv_pair_runs_as_one_launch_of_clusters() -> None:
     assert CompiledProgram.from_json(program.to_json()) == program
 
 
+@pytest.mark.parametrize(("arch", "dependent"), [("sm_90a", True), ("sm_80", False)])
+def test_launches_after_the_first_start_early_on_sm_90(arch: str, dependent: bool) -> None:
+    """Programmatic dependent launch: on sm_90 each graph kernel first waits for the launch
+    before it (griddepcontrol.wait, before any load) and lets the next one start; the
+    descriptor marks every launch but the first dependent."""
+    func = get_func(parse_module((FIXTURES / "attention_small.mlir").read_text()), "ugraph")
+    program = compile_function(func, arch)
+    first, second = program.launches
+    assert not first.dependent and second.dependent == dependent
+    for launch in program.launches:
+        body = program.ptx.split(f".entry {launch.name}(", 1)[1].split("\n}", 1)[0]
+        if dependent:
+            wait = body.index("griddepcontrol.wait;")
+            assert wait < body.index("griddepcontrol.launch_dependents;")
+            assert all(wait < m.start() for m in re.finditer(r"ld\.global|cp\.async", body))
+        else:
+            assert "griddepcontrol" not in body
+    assert CompiledProgram.from_json(program.to_json()) == program
+
+
 def test_layout_ops_get_kernels_or_aliases() -> None:
     program = _compile(DATA / "ops.mlir", "layout", "sm_90a")
     names = [launch.name for launch in program.launches]

@@ -23,8 +23,11 @@ _STORE = {
 _SIZE = {"f32": 4, "f16": 2, "bf16": 2}
 
 
-def scale_add_ptx(n: int, dtype: str, name: str = "scale_add", arch: str = "sm_80") -> str:
-    """y[i] = 2 * x[i] + b[i] for i < n, one element per thread; params (x, b, y)."""
+def scale_add_ptx(
+    n: int, dtype: str, name: str = "scale_add", arch: str = "sm_80", dependent: bool = False
+) -> str:
+    """y[i] = 2 * x[i] + b[i] for i < n, one element per thread; params (x, b, y). With
+    `dependent` (sm_90): it waits for the launch before it, then lets the next one start."""
     lines = [
         ".version 8.0",
         f".target {arch}",
@@ -40,6 +43,7 @@ def scale_add_ptx(n: int, dtype: str, name: str = "scale_add", arch: str = "sm_8
         "  ld.param.u64 %rd1, [p_x];",
         "  ld.param.u64 %rd2, [p_b];",
         "  ld.param.u64 %rd3, [p_y];",
+        *(["  griddepcontrol.wait;", "  griddepcontrol.launch_dependents;"] if dependent else []),
         "  mov.u32 %r1, %ctaid.x;",
         "  mov.u32 %r2, %ntid.x;",
         "  mov.u32 %r3, %tid.x;",
@@ -78,22 +82,28 @@ def scale_add_program(n: int, dtype: str, block: int = 128) -> CompiledProgram:
     )
 
 
-def chained_program(rows: int, cols: int, block: int = 256) -> CompiledProgram:
-    """Three launches of one kernel through an intermediate: y = 4x + 3b, z = 3x (f32)."""
+def chained_program(
+    rows: int, cols: int, block: int = 256, dependent: bool = False
+) -> CompiledProgram:
+    """Three launches of one kernel through an intermediate: y = 4x + 3b, z = 3x (f32);
+    with `dependent`, for sm_90, the second and third launched programmatically."""
     n = rows * cols
     spec = BufferSpec((rows, cols), "f32")
     grid = (-(-n // block), 1, 1)
 
-    def launch(*args: int) -> KernelLaunch:
-        return KernelLaunch("scale_add", grid, (block, 1, 1), 0, args)
+    def launch(*args: int, later: bool = True) -> KernelLaunch:
+        return KernelLaunch(
+            "scale_add", grid, (block, 1, 1), 0, args, dependent=later and dependent
+        )
 
+    arch = "sm_90" if dependent else "sm_80"
     return CompiledProgram(
-        ptx=scale_add_ptx(n, "f32"),
-        arch="sm_80",
+        ptx=scale_add_ptx(n, "f32", arch=arch, dependent=dependent),
+        arch=arch,
         buffers=(spec, spec, spec, spec, spec),  # x, b | y, z | t
         num_inputs=2,
         num_outputs=2,
-        launches=(launch(0, 1, 4), launch(4, 1, 2), launch(0, 0, 3)),
+        launches=(launch(0, 1, 4, later=False), launch(4, 1, 2), launch(0, 0, 3)),
     )
 
 

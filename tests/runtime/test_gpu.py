@@ -235,6 +235,27 @@ def test_timing_graph_and_plain() -> None:
     assert rel_err(y.astype(np.float64), 2.0 * x + b.astype(np.float64)) < 1e-2
 
 
+def test_dependent_launches_wait_for_the_launch_before_them() -> None:
+    """Launches made programmatically (sm_90) start before the one before ends and wait in
+    griddepcontrol.wait: the chain through the intermediate still computes y = 4x + 3b,
+    called directly and replayed in a CUDA graph."""
+    from mirage.lowering.runtime import driver
+
+    if driver.get_device().capability < (9, 0):
+        pytest.skip("programmatic dependent launch needs sm_90")
+    rows, cols = 301, 257
+    rng = np.random.default_rng(7)
+    x, b = rand((rows, cols), rng).astype(np.float32), rand((rows, cols), rng).astype(np.float32)
+    prog = load(chained_program(rows, cols, dependent=True))
+    assert [k.dependent for k in prog.program.launches] == [False, True, True]
+    for _ in range(3):
+        y, z = prog.run([x, b], poison=True)
+        np.testing.assert_array_equal(y, 2 * (2 * x + b) + b)
+        np.testing.assert_array_equal(z, 2 * x + x)
+    t = time_program(prog, TimingMethod(warmup=2, samples=5, calls_per_sample=4))
+    assert 0.5 < t.median_us < 5000, t.summary()
+
+
 def test_one_launch_alone_reads_the_intermediates_and_writes_only_its_outputs() -> None:
     from mirage.lowering.runtime import driver
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,16 @@ def test_lists_become_tuples_and_stay_hashable() -> None:
             lambda: make(launches=(KernelLaunch("k", (1, 1, 1), (1, 1, 1), 0, (4,)),)),
             "kernel k takes buffer 4, but there are only 4 buffers",
         ),
+        (
+            lambda: KernelLaunch("k", (1, 1, 1), (1, 1, 1), 0, (), dependent=1),  # type: ignore[arg-type]
+            "dependent of kernel k must be true or false, got 1",
+        ),
+        (
+            lambda: make(
+                launches=(KernelLaunch("k", (1, 1, 1), (1, 1, 1), 0, (), dependent=True),)
+            ),
+            "kernel k is the first launch: it has no launch to depend on",
+        ),
     ],
 )
 def test_invalid_descriptors_say_what_is_wrong(build: object, message: str) -> None:
@@ -122,3 +133,15 @@ def test_unreadable_files_name_the_path(tmp_path: Path) -> None:
     (tmp_path / "p.ptx").unlink()
     with pytest.raises(ProgramError, match=r"p.json: cannot read PTX file .*p.ptx"):
         CompiledProgram.load(tmp_path / "p.json")
+
+
+def test_a_dependent_launch_round_trips() -> None:
+    """A launch that may start before the one before it ends says so in the descriptor
+    (`"dependent": true`, absent where false)."""
+    norm, linear = make().launches
+    program = make(launches=(norm, replace(linear, dependent=True)))
+    data = json.loads(program.to_json())
+    assert "dependent" not in data["launches"][0] and data["launches"][1]["dependent"] is True
+    again = CompiledProgram.from_json(program.to_json())
+    assert [k.dependent for k in again.launches] == [False, True]
+    assert again == program
