@@ -258,11 +258,6 @@ class CompiledProgram:
             )
         if not self.launches:
             raise ProgramError("a program needs at least one kernel launch")
-        first = self.launches[0]
-        if isinstance(first, KernelLaunch) and first.dependent:
-            raise ProgramError(
-                f"kernel {first.name} is the first launch: it has no launch to depend on"
-            )
         for launch in self.launches:
             if not isinstance(launch, KernelLaunch):  # pyright: ignore[reportUnnecessaryIsInstance]
                 raise ProgramError(f"launches must be KernelLaunch values, got {launch!r}")
@@ -280,6 +275,11 @@ class CompiledProgram:
                         f"kernel {launch.name}: a tensor map of {m.dtype} dims {list(m.dims)} "
                         f"over buffer {m.buffer} ({self.buffers[m.buffer].describe()})"
                     )
+        first = self.launches[0]
+        if first.dependent:
+            raise ProgramError(
+                f"kernel {first.name} is the first launch: it has no launch to depend on"
+            )
         if self.cubin is not None and not isinstance(self.cubin, bytes):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise ProgramError("cubin must be bytes or None")
 
