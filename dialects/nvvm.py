@@ -451,18 +451,11 @@ class FenceProxyAsyncSharedOp(_NoResultOp):
 class GridDepControlWaitOp(_NoResultOp):
     """griddepcontrol.wait (sm_90): waits until the grids this one depends on have
     completed and their memory is visible; where the launch was not programmatic (a
-    dependent launched before those ended) there is nothing to wait for."""
+    dependent launched before those ended) there is nothing to wait for. (A grid that no
+    block lets go early with griddepcontrol.launch_dependents lets its dependents start
+    as it ends.)"""
 
     name = "nvvm.griddepcontrol.wait"
-    assembly_format = "attr-dict"
-
-
-@irdl_op_definition
-class GridDepControlLaunchDependentsOp(_NoResultOp):
-    """griddepcontrol.launch_dependents (sm_90): once every block of this grid has run
-    it (or ended), a grid launched programmatically after it may start (and wait)."""
-
-    name = "nvvm.griddepcontrol.launch_dependents"
     assembly_format = "attr-dict"
 
 
@@ -756,7 +749,6 @@ NVVM = Dialect(
         FenceProxyAsyncSharedOp,
         FenceMBarrierInitOp,
         GridDepControlWaitOp,
-        GridDepControlLaunchDependentsOp,
         ClusterBarrierOp,
         MapaSharedClusterOp,
         LdSharedClusterOp,

@@ -67,8 +67,17 @@ COMPUTE_BOUND = 32
 
 ROW_ACCUMULATORS = LAST_DIM_ACCUMULATORS
 MAX_ROW_PASSES = 4
-OVERLAP_CHAINS = True
-"""Online chains on wgmma are software-pipelined where they can be (`MatmulPlan.overlap`)."""
+OVERLAP_CHAINS = False
+"""Whether online chains on wgmma are software-pipelined where they can be
+(`MatmulPlan.overlap`). Off: measured slower on one NVIDIA H100 (benchmarks/RESULTS.md,
+2026-12-07 (night)): gqa b8 23.35 against 20.40 µs with cp.async, 19.47 against 18.99 with
+tensor maps; the long-attention pairs 191.5 against 188.0 and 55.6 against 52.2 µs."""
+DEPENDENT_LAUNCHES = False
+"""Whether the launches after a program's first are programmatic where the target has
+it (`Target.dependent_launches`, `dependent_launch`). Off: measured no faster on one
+NVIDIA H100 (benchmarks/RESULTS.md, 2026-12-07 (night)): gqa b1 9.11 against 9.25 µs,
+qknorm b8 31.02 against 30.39; letting the next launch start at a kernel's beginning
+(griddepcontrol.launch_dependents) made them 10.94 and 37.37."""
 OVERLAP_SPARE_REGISTERS = 48
 """Registers a thread of an overlapped chain needs besides its S, e (two steps') and O:
 addresses, the running maxima and sums, loop state."""
@@ -1212,6 +1221,12 @@ class Planner:
         raise PlanError(last_error)
 
 
+def dependent_launch(target: Target) -> bool:
+    """Kernels for `target` wait for the launch before them (griddepcontrol.wait) and the
+    launches after a program's first are made programmatically (`DEPENDENT_LAUNCHES`)."""
+    return DEPENDENT_LAUNCHES and target.dependent_launches
+
+
 def overlap_registers(mm: MatmulPlan, second: MatmulPlan) -> int:
     """f32 registers a thread holds in an overlapped chain's loop: S of the next step, e of
     two steps packed in pairs (the one the tensor cores read, the one being made), and O."""
@@ -1415,6 +1430,7 @@ __all__ = [
     "PlanError",
     "Task",
     "broadcast_batch",
+    "dependent_launch",
     "group_layout",
     "online_direct",
     "plan_graph_op",

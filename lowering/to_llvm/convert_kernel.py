@@ -54,7 +54,7 @@ from mirage.lowering.optimize.decisions import (
     PlanAttr,
     TensorMapAttr,
 )
-from mirage.lowering.optimize.plan import Plan, PlanError
+from mirage.lowering.optimize.plan import Plan, PlanError, dependent_launch
 from mirage.lowering.optimize.wrap import wrap_graph
 from mirage.lowering.to_llvm.cluster_kernel import emit_joined
 from mirage.lowering.to_llvm.graph_kernel import SMEM_SYMBOL, KernelEmitter, smem_global
@@ -165,7 +165,7 @@ def lower_function(
             smem = joined_smem(plan, join, plans[second])
         lowered.kernels.append(kernel)
         launch = _launch(entry, kernel_name, grid, launch_block(plan, block), smem, args, cluster)
-        if target.dependent_launches and len(lowered.kernels) > 1:
+        if dependent_launch(target) and len(lowered.kernels) > 1:
             # its kernel waits for the launch before it (`KernelEmitter.setup`)
             launch.attributes[DEPENDENT] = UnitAttr()
         maps = plan.tensor_maps()

@@ -242,9 +242,6 @@ RULES: dict[type[Operation], Rule] = {
     nvvm.FenceProxyAsyncSharedOp: _asm_effect("fence.proxy.async.shared::cta;", "~{memory}"),
     nvvm.FenceMBarrierInitOp: _asm_effect("fence.mbarrier_init.release.cluster;", "~{memory}"),
     nvvm.GridDepControlWaitOp: _asm_effect("griddepcontrol.wait;", "~{memory}"),
-    nvvm.GridDepControlLaunchDependentsOp: _asm_effect(
-        "griddepcontrol.launch_dependents;", "~{memory}"
-    ),
     nvvm.ClusterBarrierOp: _cluster_barrier,
     nvvm.MapaSharedClusterOp: _asm("mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r"),
     nvvm.LdSharedClusterOp: _ld_shared_cluster,

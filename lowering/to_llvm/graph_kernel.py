@@ -39,7 +39,14 @@ from mirage.dialects.shapes import REPLICATE, dim_factors
 from mirage.dialects.ugraph.graph import DTYPE_BYTES, Graph, Op, TensorType
 from mirage.lowering.optimize import load_plan
 from mirage.lowering.optimize.layout import Tile
-from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, group_layout, wide_group
+from mirage.lowering.optimize.plan import (
+    MatmulPlan,
+    Plan,
+    Task,
+    dependent_launch,
+    group_layout,
+    wide_group,
+)
 from mirage.lowering.to_llvm import fma, mma_sync, tile_loads, wgmma
 from mirage.lowering.to_llvm.emitter import StageRing
 from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
@@ -147,14 +154,12 @@ class KernelEmitter:
         return self.func
 
     def setup(self) -> None:
-        """Thread and block indices, the shared-memory base. Where the target launches
-        dependents programmatically, the kernel first lets the next launch start (its
-        blocks then wait in it) and waits for the launch before it (whose output it may
-        read): the launches' latencies overlap."""
+        """Thread and block indices, the shared-memory base. Where launches are
+        programmatic (`dependent_launch`), the kernel first waits for the launch before
+        it, whose output it may read (the next launch may start once this one ends)."""
         b = self.b
-        if self.plan.target.dependent_launches:
+        if dependent_launch(self.plan.target):
             b.emit(nvvm.GridDepControlWaitOp())
-            b.emit(nvvm.GridDepControlLaunchDependentsOp())
         bx, by, _ = self.block_dims
         tid: Int = b.sreg("tid.x")
         if self.block_dims[1] > 1:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
+from mirage.lowering.optimize import plan as plan_module
 from mirage.lowering.optimize.matmul_plan import MMA_SYNC_CHAINS, mma_sync_k_chains
 from mirage.lowering.ptx.compile import compile_function
 from mirage.lowering.runtime.program import CompiledProgram
@@ -107,11 +108,17 @@ def test_split_kv_pair_runs_as_one_launch_of_clusters() -> None:
     assert CompiledProgram.from_json(program.to_json()) == program
 
 
-@pytest.mark.parametrize(("arch", "dependent"), [("sm_90a", True), ("sm_80", False)])
-def test_launches_after_the_first_start_early_on_sm_90(arch: str, dependent: bool) -> None:
-    """Programmatic dependent launch: on sm_90 each graph kernel first waits for the launch
-    before it (griddepcontrol.wait, before any load) and lets the next one start; the
-    descriptor marks every launch but the first dependent."""
+@pytest.mark.parametrize(
+    ("arch", "enabled", "dependent"),
+    [("sm_90a", True, True), ("sm_80", True, False), ("sm_90a", False, False)],
+)
+def test_launches_after_the_first_can_be_dependent_on_sm_90(
+    arch: str, enabled: bool, dependent: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Programmatic dependent launch (off by default, `DEPENDENT_LAUNCHES`): on sm_90 each
+    graph kernel first waits for the launch before it (griddepcontrol.wait, before any
+    load); the descriptor marks every launch but the first dependent."""
+    monkeypatch.setattr(plan_module, "DEPENDENT_LAUNCHES", enabled)
     func = get_func(parse_module((FIXTURES / "attention_small.mlir").read_text()), "ugraph")
     program = compile_function(func, arch)
     first, second = program.launches
@@ -120,7 +127,6 @@ def test_launches_after_the_first_start_early_on_sm_90(arch: str, dependent: boo
         body = program.ptx.split(f".entry {launch.name}(", 1)[1].split("\n}", 1)[0]
         if dependent:
             wait = body.index("griddepcontrol.wait;")
-            assert wait < body.index("griddepcontrol.launch_dependents;")
             assert all(wait < m.start() for m in re.finditer(r"ld\.global|cp\.async", body))
         else:
             assert "griddepcontrol" not in body

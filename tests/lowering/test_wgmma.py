@@ -19,6 +19,7 @@ from mirage.dialects.hardware import SM_80, SM_90, SM_90A
 from mirage.dialects.opkinds import CONTRACTIONS
 from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.lowering.optimize import matmul_plan
+from mirage.lowering.optimize import plan as plan_module
 from mirage.lowering.optimize.decisions import MmaAttr
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.matmul_plan import (
@@ -305,6 +306,17 @@ def test_online_chain_on_wgmma(
     assert ("rowmax" in [t.kind for t in p.post]) == (func == "online_split")
 
 
+@pytest.fixture
+def overlapping(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The overlapped chain loop, off by default (`plan.OVERLAP_CHAINS`), asked for."""
+    monkeypatch.setattr(plan_module, "OVERLAP_CHAINS", True)
+
+
+def test_chain_loops_are_not_overlapped_by_default() -> None:
+    p = _plan(DATA / "online_chain.mlir", "online_rows64", "auto", kernel=0)
+    assert not any(mm.overlap for mm in p.matmuls.values())
+
+
 @pytest.mark.parametrize(
     ("func", "loads", "overlap"),
     [
@@ -317,10 +329,11 @@ def test_online_chain_on_wgmma(
     ],
 )
 def test_online_chain_loop_is_overlapped_where_it_can_be(
-    func: str, loads: str, overlap: bool
+    func: str, loads: str, overlap: bool, overlapping: None
 ) -> None:
-    """FlashAttention-3's overlap within a warpgroup: a direct-form chain on wgmma, the
-    loop's one task, one row tile a warpgroup, stages for two steps' tiles."""
+    """FlashAttention-3's overlap within a warpgroup (where `OVERLAP_CHAINS` asks for it):
+    a direct-form chain on wgmma, the loop's one task, one row tile a warpgroup, stages
+    for two steps' tiles."""
     p = _plan(DATA / "online_chain.mlir", func, "auto", loads=loads, kernel=0)
     head = min(p.matmuls.values(), key=lambda mm: mm.op)
     assert head.overlap == overlap
@@ -333,7 +346,7 @@ def test_online_chain_loop_is_overlapped_where_it_can_be(
         assert attr.matmul(p.graph, head.op, head.result) == head
 
 
-def test_overlap_needs_stages_for_two_steps_and_registers_for_two_es() -> None:
+def test_overlap_needs_stages_for_two_steps_and_registers_for_two_es(overlapping: None) -> None:
     """cp.async copies a later step into a third stage while steps i and i + 1 are read;
     tensor maps need two. Where two steps' e, S and O would not fit a thread's registers
     (head dim 128 beside 128 keys a step, with the producer warp), no overlap."""
@@ -362,7 +375,9 @@ def test_overlap_needs_stages_for_two_steps_and_registers_for_two_es() -> None:
     ],
     ids=["fixtures", "gqa_b8", "gqa_b8_tma"],
 )
-def test_overlapped_loops_keep_wgmma_asynchronous(path: Path, loads: str | None) -> None:
+def test_overlapped_loops_keep_wgmma_asynchronous(
+    path: Path, loads: str | None, overlapping: None
+) -> None:
     """ptxas serializes wgmma where registers an instruction in flight reads are written
     before its wait (the next e made where the held one lives): the overlapped loops must
     not give it cause, and must not spill."""

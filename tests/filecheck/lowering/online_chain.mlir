@@ -3,7 +3,6 @@
 // RUN: mirage-opt %S/../../lowering/data/online_chain.mlir -p 'plan-ugraph{matmuls=wgmma}' | FileCheck %s --check-prefix=WG
 // RUN: mirage-opt %S/../../lowering/data/online_chain.mlir -p plan-ugraph | FileCheck %s --check-prefix=AUTO
 // RUN: mirage-opt %S/../../lowering/data/online_chain.mlir -t 'ptx{matmuls=wgmma}' | FileCheck %s --check-prefix=WGPTX
-// RUN: mirage-opt %S/../../lowering/data/online_chain.mlir -t ptx | FileCheck %s --check-prefix=OVPTX
 
 // Online softmax as FlashAttention runs it (here on mma.sync): S, its row maxima, exp(S - m), e V and the
 // row sums stay in registers; one chain task, one barrier per iteration; the running
@@ -69,28 +68,7 @@
 
 // matmuls=auto on sm_90a: wgmma where the rows fill m64 tiles, mma.sync where they do not.
 // AUTO-LABEL: func.func @online_rows64
-// AUTO: #mirage.mma<wgmma.m64nNk16 warpgroups 1x1x1x1 chain, {{.*}}rowmax 7, overlap>
+// AUTO: #mirage.mma<wgmma.m64nNk16 warpgroups 1x1x1x1 chain, {{.*}}rowmax 7>
 // AUTO-LABEL: func.func @online_batched
 // AUTO: #mirage.mma<mma.sync.m16n8k16 warps 2x1x1x1 chain,
 
-// The overlapped loop (FlashAttention-3 within a warpgroup): step 0's S and softmax before
-// the loop; in it, the next step's S is one group, this step's e V (A from the e held in
-// registers) the next; the wait for all but one group lets the next softmax run while
-// e V does, and O is rescaled after the wait for both.
-// OVPTX-LABEL: .entry online_rows64_k0(
-// OVPTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
-// OVPTX: wgmma.wait_group.sync.aligned 0;
-// OVPTX: ex2.approx.f32
-// OVPTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
-// OVPTX: wgmma.commit_group.sync.aligned;
-// OVPTX: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16
-// OVPTX: wgmma.commit_group.sync.aligned;
-// OVPTX-NEXT: // end inline asm
-// OVPTX-NEXT: // begin inline asm
-// OVPTX-NEXT: wgmma.wait_group.sync.aligned 1;
-// OVPTX: ex2.approx.f32
-// OVPTX: wgmma.wait_group.sync.aligned 0;
-// OVPTX: mul.rn.f32
-// OVPTX: bra.uni
-// OVPTX: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16
-// OVPTX: wgmma.wait_group.sync.aligned 0;
