@@ -204,21 +204,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _kernel_rows(label: str, loaded: LoadedProgram, method: TimingMethod) -> list[list[str]]:
     program = loaded.program
-    why = ""
-    try:
-        cubin = program.cubin or assemble(program.ptx, program.arch)
+
+    try:  # assembled once for all the launches
+        cubin: bytes | str = program.cubin or assemble(program.ptx, program.arch)
     except (OSError, subprocess.CalledProcessError) as e:
-        cubin, why = None, f"no SASS: {e}"
+        cubin = f"no SASS: {e}"
+
+    def sass(name: str) -> str:
+        if isinstance(cubin, str):
+            return cubin
+        try:
+            return describe(sass_mix(cubin, name))
+        except (OSError, subprocess.CalledProcessError) as e:
+            return f"no SASS: {e}"
+
     rows: list[list[str]] = []
     for i, launch in enumerate(program.launches):
         t = measure_program(loaded, method, only=i)
         taken = {*launch.args, *(m.buffer for m in launch.tensor_maps)}
         nbytes = sum(program.buffers[b].nbytes for b in taken)
-        if cubin is not None:
-            try:
-                why = describe(sass_mix(cubin, launch.name))
-            except (OSError, subprocess.CalledProcessError) as e:
-                why = f"no SASS: {e}"
         rows.append(
             [
                 label,
@@ -227,7 +231,7 @@ def _kernel_rows(label: str, loaded: LoadedProgram, method: TimingMethod) -> lis
                 f"{t.median_us:.2f}",
                 f"{nbytes / 1e6:.2f}",
                 f"{nbytes / t.median_us / 1e6:.2f}",
-                why,
+                sass(launch.name),
             ]
         )
     return rows

@@ -1115,9 +1115,9 @@ class Planner:
         rescaled once step i's product has landed), one m64 row tile a warpgroup, every
         warpgroup in the chain, and registers for two steps' e."""
         p = self.plan
-        least = 2 if p.loads == load_plan.TMA else 3
         if not OVERLAP_CHAINS or p.loads == load_plan.BULK_ROWS:
             return
+        least = 2 if p.loads == load_plan.TMA else 3
         if p.stages < least or p.loops < 2 or not p.streamed:
             return
         if len(p.loop) != 1 or p.loop[0].kind != "chain":

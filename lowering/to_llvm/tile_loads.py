@@ -282,11 +282,16 @@ def _emit_cp_async(k: KernelEmitter) -> None:
 
 def overlapped_chain(p: Plan) -> Task | None:
     """The loop's one task where it is a chain the plan overlaps (`MatmulPlan.overlap`)."""
-    chains = [t for t in p.loop if t.kind == "chain" and p.matmuls[t.op].overlap]
-    if not chains:
+    if not any(t.kind == "chain" and p.matmuls[t.op].overlap for t in p.loop):
         return None
     (task,) = p.loop  # the plan overlaps a chain only where it is the loop's one task
     return task
+
+
+def _select(k: KernelEmitter, i: Int) -> None:
+    """Make iteration `i` (and its stage of the ring) the one tasks read."""
+    k.iteration = i
+    k.stage_index = k.b.urem(i, k.plan.stages)
 
 
 def _overlapped_cp_async(k: KernelEmitter, task: Task) -> None:
@@ -304,10 +309,6 @@ def _overlapped_cp_async(k: KernelEmitter, task: Task) -> None:
                 cp_async_copy(k, v, s, s)
         b.emit(nvvm.CpAsyncCommitGroupOp())
 
-    def select(i: Int) -> None:
-        k.iteration = i
-        k.stage_index = b.urem(i, stages)
-
     def acquire(j: Int) -> None:
         b.emit(nvvm.CpAsyncWaitGroupOp(stages - 3))
         b.barrier()
@@ -316,9 +317,9 @@ def _overlapped_cp_async(k: KernelEmitter, task: Task) -> None:
             for v in p.streamed:
                 cp_async_copy(k, v, later, b.urem(later, stages))
         b.emit(nvvm.CpAsyncCommitGroupOp())
-        select(j)
+        _select(k, j)
 
-    k.run_overlapped(task, StageRing(acquire, select, lambda i: None))
+    k.run_overlapped(task, StageRing(acquire, lambda i: _select(k, i), lambda i: None))
 
 
 def _cp_async_loop(k: KernelEmitter) -> None:
@@ -524,12 +525,8 @@ def _consume(k: KernelEmitter) -> None:
     else:
         b.barrier()  # what `pre` wrote and every thread's hoisted tiles, before the loop
 
-    def select(i: Int) -> None:
-        k.iteration = i
-        k.stage_index = b.urem(i, stages)
-
     def acquire(i: Int) -> None:
-        select(i)
+        _select(k, i)
         parity = b.and_(b.udiv(i, stages), 1)
         full = _mbar(k, k.stage_index)
         spin(b, lambda: _value(b, nvvm.MBarrierTryWaitParityOp(b.v(full), b.v(parity))))
@@ -539,7 +536,7 @@ def _consume(k: KernelEmitter) -> None:
 
     task = overlapped_chain(p)
     if task is not None:
-        k.run_overlapped(task, StageRing(acquire, select, release))
+        k.run_overlapped(task, StageRing(acquire, lambda i: _select(k, i), release))
     else:
         # a loop task that writes shared memory must not overwrite what another thread of
         # the previous iteration still reads: a barrier opens each iteration then

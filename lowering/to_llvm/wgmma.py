@@ -252,7 +252,7 @@ class WgmmaEmitter:
                         into, first = acc2, second._slot(ib, i, 0)  # pyright: ignore[reportPrivateUsage]
                     ptrs = [b.slot(into, first + e, f32) for e in range(count)]
                     self._issue_pv(second, batch, packed.__getitem__, ptrs)
-                    self._land(ptrs, 0)
+                    self._land(ptrs)
                     if online and not direct:
                         weights = rows.step_weights(ib, i, maxima)
                         rows.rescale(ib, i, partial, (into, 0, weights))
@@ -304,14 +304,14 @@ class WgmmaEmitter:
             # the running e V reads the held e: those registers live until it has landed
             # (else the next e may be made in them)
             reading = [b.bitcast(held_e(key), f32) for key in keys]
-            self._land(o_ptrs, 0, commit=False, keep=reading)
+            self._land(o_ptrs, commit=False, keep=reading)
             ring.release(step)
             rows.rescale(0, 0, partial)
             hold(packed)
         ring.select(loops - 1)
         b.emit(nvvm.WgmmaFenceOp())
         self._issue_pv(second, batch, held_e, o_ptrs)
-        self._land(o_ptrs, 0)
+        self._land(o_ptrs)
         ring.release(loops - 1)
 
     # --- the chain's parts ------------------------------------------------------------------
@@ -369,19 +369,15 @@ class WgmmaEmitter:
                 b.store(x, q, 4)
 
     def _land(
-        self,
-        ptrs: list[SSAValue],
-        pending: int,
-        commit: bool = True,
-        keep: Sequence[SSAValue] = (),
+        self, ptrs: list[SSAValue], commit: bool = True, keep: Sequence[SSAValue] = ()
     ) -> None:
-        """The accumulators in flight in `ptrs`, waited for (all but `pending` groups);
+        """The accumulators in flight in `ptrs`, waited for with every other group;
         `keep`: registers that in-flight instructions read, passed through the wait so
         that nothing is written into them before it."""
         b = self.b
         if commit:
             b.emit(nvvm.WgmmaCommitGroupOp())
-        done = self._pending([*(b.load(f32, q, 4) for q in ptrs), *keep], pending)
+        done = self._pending([*(b.load(f32, q, 4) for q in ptrs), *keep], 0)
         for q, x in zip(ptrs, done, strict=False):
             b.store(x, q, 4)
 
