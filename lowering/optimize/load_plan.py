@@ -212,8 +212,11 @@ def stage_bytes(streamed: list[int], tiles: dict[int, Tile]) -> int:
 
 def depth_candidates(loads: str, loops: int, per_iteration: int, in_flight: int, cap: int) -> int:
     """The deepest ring worth trying: cp.async and bulk-rows keep `in_flight` bytes in
-    flight (Run 9: deeper does not help them); the producer warp of tma as many as fit."""
-    if loads == TMA:
+    flight (Run 9: deeper does not help them), or, where the whole loop's tiles are
+    fewer bytes than that, every iteration at once (a short loop over small tiles, as a
+    split-KV combine's, then waits for memory once instead of once per `cap` steps); the
+    producer warp of tma as many as fit."""
+    if loads == TMA or loops * per_iteration <= in_flight:
         return max(2, min(loops, TMA_MAX_STAGES))
     want = 1 + math.ceil(in_flight / max(per_iteration, 1))
     return max(2, min(loops, cap, want))

@@ -97,6 +97,19 @@ def group_layout(threads: int, outputs: int, per_output: int) -> tuple[int, int,
     return group, per_pass, math.ceil(outputs / per_pass)
 
 
+def rescale_layout(
+    threads: int, value: Sequence[int], scale: Sequence[int]
+) -> tuple[list[int], int, int]:
+    """How accum_rescale(value, scale) spreads over the block: (the dims of `value` that
+    `scale` broadcasts over, passes, rounds). A group of lanes (`group_layout`) takes each
+    element of `scale`, and its lanes `rounds` of the elements it scales, each pass; a
+    lane's elements are the same every iteration."""
+    inner_dims = [d for d in range(len(value)) if scale[d] == 1 and value[d] > 1]
+    inner = math.prod(value[d] for d in inner_dims)
+    group, _, passes = group_layout(threads, math.prod(scale), inner)
+    return inner_dims, passes, math.ceil(inner / group)
+
+
 def wide_group(threads: int, outputs: int, per_output: int) -> int:
     """Lanes per output for a reduction with fewer outputs than warps over long rows: the
     group spans several warps, which combine through shared memory (`Plan.scratch`), so
@@ -232,7 +245,9 @@ class Plan:
     mbarriers: int = 0
     """Shared-memory offset of the stages' mbarriers (`load_plan.mbarrier_bytes`)."""
     register_rows: set[int] = field(default_factory=lambda: set())
-    """Row accumulators (accum_*_last) whose partial sums stay in registers in the loop."""
+    """Accumulators whose state stays in each lane's registers through the loop and reaches
+    their tile once, after it (acc_flush): row accumulators' (accum_*_last) partial sums,
+    and accum_rescale's elements with their running maxima (`rescale_in_registers`)."""
     rescale_max: dict[int, int] = field(default_factory=lambda: {})
     """accum_rescale value -> the value id of its running-maximum tile."""
     reduce_epilogues: dict[int, int] = field(default_factory=lambda: {})
@@ -879,6 +894,9 @@ class Planner:
         for i, op in enumerate(g.ops):
             # an online chain keeps its running maxima in registers
             if op.kind in LOOP_RESCALE and self._result(i) not in in_registers:
+                if self._rescale_in_registers(op):
+                    p.register_rows.add(self._result(i))
+                    continue
                 m = p.new_value()
                 p.rescale_max[self._result(i)] = m
                 p.tiles[m] = self._tile(
@@ -1036,6 +1054,11 @@ class Planner:
                 p.pre.append(Task("acc_init", i, (), ()))
                 tasks.append(Task("acc_update", i, reads, ()))
                 p.post.insert(0, Task("acc_flush", i, (), (v,)))
+            elif kind in LOOP_RESCALE and v in p.register_rows:
+                # each lane rescales its own elements, with its copy of their rows' maxima
+                p.pre.append(Task("acc_init", i, (), ()))
+                tasks.append(Task("acc_update", i, reads, ()))
+                p.post.insert(0, Task("acc_flush", i, (), (v,)))
             elif kind in ACCUMULATORS:
                 state = (v, p.rescale_max[v]) if kind in LOOP_RESCALE else (v,)
                 p.pre.append(Task("acc_init", i, (), state))
@@ -1056,6 +1079,14 @@ class Planner:
             (p.loop if in_loop else p.post).append(
                 Task("convert", twin, self._materialized([src]), (twin,))
             )
+
+    def _rescale_in_registers(self, op: Op) -> bool:
+        """Whether an accum_rescale's lanes can keep their elements and maxima in registers
+        (`rescale_layout`): the loop then reads and writes no shared memory for its state,
+        and needs no barrier for it."""
+        value, scale = (self.plan.graph.type_of(o).shape for o in op.operands)
+        _, passes, rounds = rescale_layout(self.plan.threads, value, scale)
+        return passes * (rounds + 1) <= MAX_CHUNK_REGISTERS
 
     def _rows_in_registers(self, op: Op) -> bool:
         shape = self.plan.graph.type_of(op.operands[0]).shape

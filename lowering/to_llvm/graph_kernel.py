@@ -45,6 +45,7 @@ from mirage.lowering.optimize.plan import (
     Task,
     dependent_launch,
     group_layout,
+    rescale_layout,
     wide_group,
 )
 from mirage.lowering.to_llvm import fma, mma_sync, tile_loads, wgmma
@@ -494,8 +495,22 @@ class KernelEmitter:
         self.for_each(words, body)
 
     def _t_acc_init(self, task: Task) -> None:
+        op = self.graph.ops[task.op]
+        if not task.writes and op.kind in LOOP_RESCALE:  # elements and maxima in registers
+            value, scale = (self.graph.type_of(o).shape for o in op.operands)
+            _, passes, rounds = rescale_layout(self.plan.threads, value, scale)
+            for where, count, fill in (
+                (self.row_slots, passes * rounds, 0.0),
+                (self.rowmax_slots, passes, NEG_INF),
+            ):
+                slots = self.b.alloca(f32, count)
+                where[task.op] = slots
+                x = self.b.f32(fill)
+                for i in range(count):
+                    self.b.store(x, self.b.slot(slots, i, f32), 4)
+            return
         if not task.writes and task.op not in self.plan.matmuls:  # row sums in registers
-            src = self.graph.ops[task.op].operands[0]
+            src = op.operands[0]
             shape = self.graph.type_of(src).shape
             _, _, passes = self._groups(math.prod(shape[:-1]), shape[-1])
             slots = self.b.alloca(f32, passes)
@@ -569,6 +584,15 @@ class KernelEmitter:
         b = self.b
         op = self.graph.ops[task.op]
         acc = self._result(task.op)
+        if op.kind in LOOP_RESCALE:  # each lane's own elements, as they are
+            slots = self.row_slots[task.op]
+
+            def store(slot: int, vc: list[Int], valid: SSAValue | bool) -> None:
+                with b.if_(valid):
+                    self.store_tile(acc, vc, b.load(f32, b.slot(slots, slot, f32), 4))
+
+            self._rescale_lanes(op, lambda p, oc, valid: None, store)
+            return
         shape = self.graph.type_of(op.operands[0]).shape
         out_shape = [*shape[:-1], 1]
         outputs = math.prod(out_shape)
@@ -588,53 +612,114 @@ class KernelEmitter:
 
     def _rescale(self, task: Task, op: Op, acc: int) -> None:
         """acc = acc * exp(M - M') + v * exp(s - M'), M' = max(M, s); one group of lanes per
-        element of s, over the elements of v that s broadcasts to."""
+        element of s, over the elements of v that s broadcasts to (`rescale_layout`). In
+        registers (`Plan.register_rows`) each lane keeps its elements and its copy of their
+        maxima; else both are tiles, the group's first lane storing the new maximum."""
         b = self.b
         value, scale = op.operands
-        vshape = self.graph.type_of(value).shape
         sshape = self.graph.type_of(scale).shape
-        mtile = self.plan.rescale_max[acc]
-        inner_dims = [d for d in range(len(vshape)) if sshape[d] == 1 and vshape[d] > 1]
+        slots = self.row_slots.get(task.op)
+        maxima = self.rowmax_slots.get(task.op)
+        mtile = self.plan.rescale_max.get(acc, -1)
+        state: dict[str, SSAValue] = {}
+
+        def start(p: Int, oc: list[Int], valid: SSAValue | bool) -> None:
+            rd = self.reader()
+            if maxima is not None:
+                assert isinstance(p, int)
+                m_old = b.load(f32, b.slot(maxima, p, f32), 4)
+            else:
+                m_old = self.load_tile(mtile, oc)
+            m_new = b.fmax(m_old, rd.read(scale, oc))
+            state["new"], state["keep"] = m_new, b.exp(b.fsub(m_old, m_new))
+            if maxima is not None:
+                assert isinstance(p, int)
+                b.store(m_new, b.slot(maxima, p, f32), 4)
+
+        def element(slot: int, vc: list[Int], valid: SSAValue | bool) -> None:
+            rd = self.reader()
+            x = rd.read(value, vc)
+            w = b.exp(b.fsub(rd.read(scale, _broadcast(vc, sshape)), state["new"]))
+            if slots is not None:
+                where = b.slot(slots, slot, f32)
+                b.store(b.fma(x, w, b.fmul(b.load(f32, where, 4), state["keep"])), where, 4)
+                return
+            new = b.fma(x, w, b.fmul(self.load_tile(acc, vc), state["keep"]))
+            with b.if_(valid):
+                self.store_tile(acc, vc, new)
+
+        def finish(p: Int, oc: list[Int], valid: SSAValue | bool) -> None:
+            b.emit(nvvm.BarWarpSyncOp())
+            with b.if_(b.and1(valid, b.icmp("eq", self._rescale_lane(op), 0))):
+                self.store_tile(mtile, oc, state["new"])
+
+        self._rescale_lanes(op, start, element, None if slots is not None else finish)
+
+    def _rescale_lane(self, op: Op) -> Int:
+        value, scale = (self.graph.type_of(o).shape for o in op.operands)
+        inner_dims, _, _ = rescale_layout(self.plan.threads, value, scale)
+        inner = math.prod(value[d] for d in inner_dims)
+        group, _, _ = self._groups(math.prod(scale), inner)
+        return self.b.urem(self.tid, group)
+
+    def _rescale_lanes(
+        self,
+        op: Op,
+        start: Callable[[Int, list[Int], SSAValue | bool], None],
+        element: Callable[[int, list[Int], SSAValue | bool], None],
+        finish: Callable[[Int, list[Int], SSAValue | bool], None] | None = None,
+    ) -> None:
+        """Walk this lane's part of accum_rescale `op`: per pass, start(pass, coords in the
+        scale, valid), then element(slot, coords in the value, valid) for each element the
+        lane takes, then finish. With registers (no `finish`) the passes and rounds are
+        unrolled, so that `slot` (pass x rounds + round) indexes registers."""
+        b = self.b
+        vshape = self.graph.type_of(op.operands[0]).shape
+        sshape = self.graph.type_of(op.operands[1]).shape
+        inner_dims, passes, rounds = rescale_layout(self.plan.threads, vshape, sshape)
         inner_shape = [vshape[d] for d in inner_dims] or [1]
         outer = math.prod(sshape)
         inner = math.prod(inner_shape)
-        group, per_pass, passes = self._groups(outer, inner)
+        group, per_pass, _ = self._groups(outer, inner)
+        lane = self._rescale_lane(op)
+        unrolled = finish is None
 
         def run_pass(p: Int) -> None:
             o = b.add(b.udiv(self.tid, group), b.mul(p, per_pass))
             valid = b.icmp("ult", o, outer)
             oc = _coords(b, b.umin(o, outer - 1), sshape)
-            rd = self.reader()
-            m_old = self.load_tile(mtile, oc)
-            s = rd.read(scale, oc)
-            m_new = b.fmax(m_old, s)
-            keep = b.exp(b.fsub(m_old, m_new))
-            lane = b.urem(self.tid, group)
+            start(p, oc, valid)
 
-            def element(r: Int) -> None:
-                ic = _coords(b, r, inner_shape)
-                vc = list(oc)
-                for d, c in zip(inner_dims, ic, strict=False):
-                    vc[d] = c
-                rd2 = self.reader()
-                x = rd2.read(value, vc)
-                w = b.exp(b.fsub(rd2.read(scale, _broadcast(vc, sshape)), m_new))
-                new = b.fma(x, w, b.fmul(self.load_tile(acc, vc), keep))
-                with b.if_(valid):
-                    self.store_tile(acc, vc, new)
-
-            rounds = math.ceil(inner / group)
-            with b.loop(rounds) as j:
+            def at(j: Int) -> None:
                 r = b.add(lane, b.mul(j, group))
+                slot = p * rounds + j if isinstance(p, int) and isinstance(j, int) else 0
+
+                def visit() -> None:
+                    ic = _coords(b, r, inner_shape)
+                    vc = list(oc)
+                    for d, c in zip(inner_dims, ic, strict=False):
+                        vc[d] = c
+                    element(slot, vc, valid)
+
                 if inner % group:
                     with b.if_(b.icmp("ult", r, inner)):
-                        element(r)
+                        visit()
                 else:
-                    element(r)
-            b.emit(nvvm.BarWarpSyncOp())
-            with b.if_(b.and1(valid, b.icmp("eq", lane, 0))):
-                self.store_tile(mtile, oc, m_new)
+                    visit()
 
+            if unrolled:
+                for j in range(rounds):
+                    at(j)
+            else:
+                with b.loop(rounds) as j:
+                    at(j)
+            if finish is not None:
+                finish(p, oc, valid)
+
+        if unrolled:
+            for p in range(passes):
+                run_pass(p)
+            return
         with b.loop(passes) as p:
             run_pass(p)
 

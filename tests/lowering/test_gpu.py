@@ -62,6 +62,7 @@ CASES = [
     (DATA / "split_pairs.mlir", "split4_swapped", 0.5),
     (DATA / "split_pairs.mlir", "split4_tma", 0.5),
     (DATA / "split_pairs.mlir", "split4_once", 0.5),
+    (DATA / "split_pairs.mlir", "split4_tall", 0.5),
 ]
 
 PAIRS = [

@@ -248,12 +248,17 @@ def test_online_chain_loops_pipeline_their_loads() -> None:
 
 def test_online_softmax_without_whole_rows_per_warp_keeps_its_tiles() -> None:
     """16 query rows over four warps: no warp holds whole rows of S, so the row maxima
-    go through shared memory as before."""
+    go through shared memory as before; the rescaled accumulators, whose lanes keep their
+    elements, stay in registers (`acc_update` of no tile)."""
     op = _graph_ops(DATA / "blocks.mlir", "online_softmax")[0]
     plan = _plan(op)
     assert all(mm.chain_next < 0 and mm.rowmax < 0 for mm in plan.matmuls.values())
     assert "reduce" in {t.kind for t in plan.loop}
-    assert plan.rescale_max
+    updates = [t for t in plan.loop if t.kind == "acc_update"]
+    assert len(updates) == 2 and all(t.writes == () for t in updates)
+    body = plan.graph
+    rescaled = {v for v in range(body.num_values) if _value_kind(body, v) == "accum_rescale"}
+    assert len(rescaled) == 2 and rescaled <= plan.register_rows
 
 
 def test_a_norm_read_in_place_keeps_only_its_row_scales() -> None:
@@ -294,3 +299,34 @@ def test_a_matmul_of_a_loop_run_once_stores_its_epilogue() -> None:
     (task,) = [t for t in plan.loop if t.kind == "matmul"]
     assert plan.norm_scales[norm] in task.reads  # the epilogue scales the norm's rows
     assert not plan.pre  # nothing to zero
+
+
+def test_a_combine_keeps_its_rescaled_accumulators_in_registers() -> None:
+    """A split-KV combine's accum_rescale: each lane rescales the same elements every
+    iteration, so they and their rows' maxima stay in its registers, written to their
+    tiles once after the loop; no running-maximum tile, no loop state in shared memory."""
+    _, combine = _graph_ops(DATA / "split_pairs.mlir", "split4_once")
+    plan = _plan(combine)
+    body = plan.graph
+    rescaled = {v for v in range(body.num_values) if _value_kind(body, v) == "accum_rescale"}
+    assert len(rescaled) == 2 and rescaled <= plan.register_rows
+    assert not plan.rescale_max
+    assert all(t.writes == () for t in plan.loop if t.kind == "acc_update")
+    flushed = {w for t in plan.post if t.kind == "acc_flush" for w in t.writes}
+    assert flushed == rescaled
+    # the short loop of small tiles is staged whole: every load in flight at once
+    assert plan.stages == plan.loops == 4
+
+
+def test_a_combine_too_wide_for_registers_keeps_its_tiles() -> None:
+    """Two warps over 128 rows of 32: 64 elements a lane stay in shared memory with a
+    running-maximum tile; the row sums (two a lane) still go to registers."""
+    _, combine = _graph_ops(DATA / "split_pairs.mlir", "split4_tall")
+    plan = _plan(combine)
+    body = plan.graph
+    acc, sums = sorted(
+        v for v in range(body.num_values) if _value_kind(body, v) == "accum_rescale"
+    )
+    assert body.type_of(acc).shape == (1, 128, 32)
+    assert acc not in plan.register_rows and acc in plan.rescale_max
+    assert sums in plan.register_rows and sums not in plan.rescale_max
