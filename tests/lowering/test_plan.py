@@ -324,9 +324,7 @@ def test_a_combine_too_wide_for_registers_keeps_its_tiles() -> None:
     _, combine = _graph_ops(DATA / "split_pairs.mlir", "split4_tall")
     plan = _plan(combine)
     body = plan.graph
-    acc, sums = sorted(
-        v for v in range(body.num_values) if _value_kind(body, v) == "accum_rescale"
-    )
+    acc, sums = sorted(v for v in range(body.num_values) if _value_kind(body, v) == "accum_rescale")
     assert body.type_of(acc).shape == (1, 128, 32)
     assert acc not in plan.register_rows and acc in plan.rescale_max
     assert sums in plan.register_rows and sums not in plan.rescale_max
