@@ -704,6 +704,14 @@ class Ex2ApproxOp(ApproxUnaryOp):
 
 
 @irdl_op_definition
+class Ex2ApproxFtzOp(ApproxUnaryOp):
+    """2^x with results below f32's normal range flushed to zero: one MUFU.EX2, where the
+    plain form adds a range check and a scaling around it."""
+
+    name = "nvvm.ex2.approx.ftz.f32"
+
+
+@irdl_op_definition
 class Lg2ApproxOp(ApproxUnaryOp):
     name = "nvvm.lg2.approx.f32"
 
@@ -756,6 +764,7 @@ NVVM = Dialect(
         CvtF32x2ToBf16x2Op,
         CvtF32x2ToF16x2Op,
         Ex2ApproxOp,
+        Ex2ApproxFtzOp,
         Lg2ApproxOp,
         RsqrtApproxOp,
         DivFullOp,

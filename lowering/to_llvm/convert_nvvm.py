@@ -250,6 +250,7 @@ RULES: dict[type[Operation], Rule] = {
     nvvm.WgmmaMmaAsyncOp: _wgmma,
     nvvm.WgmmaWaitGroupOp: _wgmma_wait,
     nvvm.Ex2ApproxOp: _plain("llvm.nvvm.ex2.approx.f", f32),
+    nvvm.Ex2ApproxFtzOp: _plain("llvm.nvvm.ex2.approx.ftz.f", f32),
     nvvm.Lg2ApproxOp: _plain("llvm.nvvm.lg2.approx.f", f32),
     nvvm.RsqrtApproxOp: _plain("llvm.nvvm.rsqrt.approx.f", f32),
     nvvm.DivFullOp: _plain("llvm.nvvm.div.full", f32),

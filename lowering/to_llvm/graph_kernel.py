@@ -631,7 +631,7 @@ class KernelEmitter:
             else:
                 m_old = self.load_tile(mtile, oc)
             m_new = b.fmax(m_old, rd.read(scale, oc))
-            state["new"], state["keep"] = m_new, b.exp(b.fsub(m_old, m_new))
+            state["new"], state["keep"] = m_new, b.exp_weight(b.fsub(m_old, m_new))
             if maxima is not None:
                 assert isinstance(p, int)
                 b.store(m_new, b.slot(maxima, p, f32), 4)
@@ -639,7 +639,7 @@ class KernelEmitter:
         def element(slot: int, vc: list[Int], valid: SSAValue | bool) -> None:
             rd = self.reader()
             x = rd.read(value, vc)
-            w = b.exp(b.fsub(rd.read(scale, _broadcast(vc, sshape)), state["new"]))
+            w = b.exp_weight(b.fsub(rd.read(scale, _broadcast(vc, sshape)), state["new"]))
             if slots is not None:
                 where = b.slot(slots, slot, f32)
                 b.store(b.fma(x, w, b.fmul(b.load(f32, where, 4), state["keep"])), where, 4)

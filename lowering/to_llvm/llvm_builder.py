@@ -255,14 +255,20 @@ class Builder:
     def ffloor(self, a: SSAValue) -> SSAValue:
         return self._r(llvm.FFloorOp(a))
 
-    def ex2(self, a: SSAValue) -> SSAValue:
-        return self._r(nvvm.Ex2ApproxOp(a))
+    def ex2(self, a: SSAValue, ftz: bool = False) -> SSAValue:
+        return self._r(nvvm.Ex2ApproxFtzOp(a) if ftz else nvvm.Ex2ApproxOp(a))
 
     def lg2(self, a: SSAValue) -> SSAValue:
         return self._r(nvvm.Lg2ApproxOp(a))
 
     def exp(self, a: SSAValue) -> SSAValue:
         return self.ex2(self.fmul(a, self.f32(LOG2E)))
+
+    def exp_weight(self, a: SSAValue) -> SSAValue:
+        """exp(a) for a <= 0 against a running maximum (softmax's weights, accum_rescale's
+        factors): results below 1e-38 flush to zero, nothing beside a weight of 1 in the
+        same sum, so a single MUFU.EX2 (`Ex2ApproxFtzOp`) serves."""
+        return self.ex2(self.fmul(a, self.f32(LOG2E)), ftz=True)
 
     def sqrt(self, a: SSAValue) -> SSAValue:
         return self._r(llvm.FSqrtOp(a))

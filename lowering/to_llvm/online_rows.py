@@ -124,17 +124,18 @@ class OnlineRows:
             m_slot = b.slot(running, self.row(ib, i, h), f32)
             m_old = b.load(f32, m_slot, 4)
             m_new = b.fmax(m_old, step_max[h])
-            self.keep[(ib, i, h)] = b.exp(b.fsub(m_old, m_new))
+            self.keep[(ib, i, h)] = b.exp_weight(b.fsub(m_old, m_new))
             b.store(m_new, m_slot, 4)
             out.append(m_new)
         return out
 
     def shifted_exp(self, maxima: list[SSAValue]) -> Callable[[SSAValue, int], SSAValue]:
         """exp(x - M) for the direct form's e, x of row half h: one fma and ex2 each
-        (x log2 e - M log2 e), M log2 e taken once a row."""
+        (x log2 e - M log2 e), M log2 e taken once a row; flushed below 1e-38 as
+        `Builder.exp_weight` is (M is the row's maximum: its e of 1 is in the same sum)."""
         b = self.b
         neg = [b.fmul(m, b.f32(-LOG2E)) for m in maxima]
-        return lambda x, h: b.ex2(b.fma(x, b.f32(LOG2E), neg[h]))
+        return lambda x, h: b.ex2(b.fma(x, b.f32(LOG2E), neg[h]), ftz=True)
 
     def rescale(
         self,
@@ -171,7 +172,7 @@ class OnlineRows:
         """After a step's e V went apart (e against the step's own maxima m): M' = max(M, m)
         and the step's weights exp(m - M') for both halves of row tile `i`."""
         m_new = self.advance(ib, i, step_max)
-        return [self.b.exp(self.b.fsub(step_max[h], m_new[h])) for h in (0, 1)]
+        return [self.b.exp_weight(self.b.fsub(step_max[h], m_new[h])) for h in (0, 1)]
 
     def rows_out(
         self,

@@ -30,6 +30,8 @@ llvm.func @ops(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %f: f32, %i: i32) {
   %h = nvvm.cvt.rn.bf16.f32 %f : i16
   // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f"
   %y = nvvm.ex2.approx.f32 %f : f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+  %z = nvvm.ex2.approx.ftz.f32 %f : f32
   // CHECK-NOT: nvvm.
   llvm.return
 }

@@ -25,6 +25,8 @@ llvm.func @ops(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %f: f32) {
   %h = nvvm.cvt.rn.bf16.f32 %f : i16
   // CHECK: nvvm.ex2.approx.f32 %{{.*}} : f32
   %e = nvvm.ex2.approx.f32 %f : f32
+  // CHECK: nvvm.ex2.approx.ftz.f32 %{{.*}} : f32
+  %z = nvvm.ex2.approx.ftz.f32 %f : f32
   llvm.return
 }
 

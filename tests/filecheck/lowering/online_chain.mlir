@@ -30,7 +30,7 @@
 // PTX-NEXT: max.f32
 // PTX-NEXT: shfl.sync.bfly.b32 {{.*}}, 2, 31,
 // PTX-NEXT: max.f32
-// PTX: ex2.approx.f32
+// PTX: ex2.approx.ftz.f32
 // PTX: cvt.rn.f16x2.f32
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-NOT: st.shared
@@ -55,7 +55,7 @@
 // WGPTX: shfl.sync.bfly.b32 {{.*}}, 1, 31,
 // WGPTX-NEXT: max.f32
 // WGPTX-NEXT: shfl.sync.bfly.b32 {{.*}}, 2, 31,
-// WGPTX: ex2.approx.f32
+// WGPTX: ex2.approx.ftz.f32
 // WGPTX: cvt.rn.f16x2.f32
 // WGPTX: wgmma.fence.sync.aligned;
 // WGPTX: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16
