@@ -368,12 +368,10 @@ class CpAsyncBulkSharedGlobalOp(_NoResultOp):
         super().__init__([dst, src, size, mbar])
 
 
-@irdl_op_definition
-class BarrierSyncOp(IRDLOperation):
-    """bar.sync id, threads: the first `threads` arrivals at named barrier `id` (a multiple
-    of 32) wait for each other; the warps that do not take part go on (a producer warp)."""
+class NamedBarrierOp(IRDLOperation, ABC):
+    """An arrival at named barrier `id` of a block, which completes when `threads` (a
+    multiple of 32) have arrived."""
 
-    name = "nvvm.bar.sync"
     barrier_id = prop_def(IntegerAttr[I32], prop_name="id")
     threads = prop_def(IntegerAttr[I32])
     assembly_format = "$id `,` $threads attr-dict"
@@ -389,8 +387,24 @@ class BarrierSyncOp(IRDLOperation):
             raise VerifyException(f"named barrier id must be in 0..15, got {bid}")
         if n < 32 or n % 32:
             raise VerifyException(
-                f"bar.sync thread count must be a positive multiple of 32, got {n}"
+                f"{self.name[5:]} thread count must be a positive multiple of 32, got {n}"
             )
+
+
+@irdl_op_definition
+class BarrierSyncOp(NamedBarrierOp):
+    """bar.sync id, threads: the first `threads` arrivals at named barrier `id` wait for
+    each other; the warps that do not take part go on (a producer warp)."""
+
+    name = "nvvm.bar.sync"
+
+
+@irdl_op_definition
+class BarrierArriveOp(NamedBarrierOp):
+    """bar.arrive id, threads: an arrival that does not wait (it lets the threads that
+    bar.sync on `id` go once `threads` have arrived)."""
+
+    name = "nvvm.bar.arrive"
 
 
 @irdl_op_definition
@@ -753,6 +767,7 @@ NVVM = Dialect(
         CpAsyncBulkSharedGlobalOp,
         CpAsyncBulkTensor2dOp,
         MBarrierArriveOp,
+        BarrierArriveOp,
         BarrierSyncOp,
         FenceProxyAsyncSharedOp,
         FenceMBarrierInitOp,

@@ -244,6 +244,8 @@ class MmaAttr(ParametrizedAttribute):
     rowmax: IntAttr
     overlap: IntAttr
     """1 where the chain's loop is software-pipelined (`MatmulPlan.overlap`), else 0."""
+    pingpong: IntAttr
+    """1 where the chain's warpgroups take turns (`MatmulPlan.pingpong`), else 0."""
 
     @staticmethod
     def of(mm: MatmulPlan) -> MmaAttr:
@@ -260,6 +262,7 @@ class MmaAttr(ParametrizedAttribute):
             IntAttr(mm.rowsum),
             IntAttr(mm.rowmax),
             IntAttr(int(mm.overlap)),
+            IntAttr(int(mm.pingpong)),
         )
 
     def matmul(self, graph: Graph, index: int, result: int) -> MatmulPlan:
@@ -286,6 +289,7 @@ class MmaAttr(ParametrizedAttribute):
             rowsum=self.rowsum.data,
             rowmax=self.rowmax.data,
             overlap=self.overlap.data != 0,
+            pingpong=self.pingpong.data != 0,
         )
 
     def verify(self) -> None:
@@ -318,6 +322,8 @@ class MmaAttr(ParametrizedAttribute):
                 text += f", {key} {value.data}"
         if self.overlap.data:
             text += ", overlap"
+        if self.pingpong.data:
+            text += ", pingpong"
         printer.print_string(f"<{text}>")
 
     @classmethod
@@ -329,7 +335,7 @@ class MmaAttr(ParametrizedAttribute):
         parts = parser.parse_dimension_list()
         mode = parser.parse_identifier()
         combine = "sum"
-        overlap = False
+        overlap = pingpong = False
         numbers = dict.fromkeys(_MMA_NUMBERS, -1)
         while parser.parse_optional_punctuation(",") is not None:
             key = parser.parse_identifier()
@@ -337,6 +343,8 @@ class MmaAttr(ParametrizedAttribute):
                 combine = parser.parse_identifier()
             elif key == "overlap":
                 overlap = True
+            elif key == "pingpong":
+                pingpong = True
             elif key in numbers:
                 numbers[key] = parser.parse_integer()
             else:
@@ -351,6 +359,7 @@ class MmaAttr(ParametrizedAttribute):
             StringAttr(combine),
             *(IntAttr(numbers[k]) for k in _MMA_NUMBERS),
             IntAttr(int(overlap)),
+            IntAttr(int(pingpong)),
         ]
 
 

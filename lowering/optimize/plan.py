@@ -72,12 +72,19 @@ OVERLAP_CHAINS = False
 (`MatmulPlan.overlap`). Off: measured slower on one NVIDIA H100 (benchmarks/RESULTS.md,
 2026-12-07 (night)): gqa b8 23.35 against 20.40 µs with cp.async, 19.47 against 18.99 with
 tensor maps; the long-attention pairs 191.5 against 188.0 and 55.6 against 52.2 µs."""
+PINGPONG_CHAINS = False
+"""Whether online chains of two warpgroups take turns at their first matmul
+(`MatmulPlan.pingpong`). Off: measured slower on one NVIDIA H100 (benchmarks/RESULTS.md,
+2026-12-07 (morning), run 8): gqa b8 19.98 against 18.54 µs with cp.async, 18.21 against
+17.69 with tensor maps; the long-attention pairs 5-15 % slower."""
 DEPENDENT_LAUNCHES = False
 """Whether the launches after a program's first are programmatic where the target has
 it (`Target.dependent_launches`, `dependent_launch`). Off: measured no faster on one
 NVIDIA H100 (benchmarks/RESULTS.md, 2026-12-07 (night)): gqa b1 9.11 against 9.25 µs,
 qknorm b8 31.02 against 30.39; letting the next launch start at a kernel's beginning
 (griddepcontrol.launch_dependents) made them 10.94 and 37.37."""
+PINGPONG_GROUPS = 2
+"""Warpgroups that take turns (`MatmulPlan.pingpong`)."""
 OVERLAP_SPARE_REGISTERS = 48
 """Registers a thread of an overlapped chain needs besides its S, e (two steps') and O:
 addresses, the running maxima and sums, loop state."""
@@ -179,6 +186,10 @@ class MatmulPlan:
     """An online chain whose loop is software-pipelined (FlashAttention-3's overlap within a
     warpgroup): each step issues the next step's S = A B before its own O += e V, and takes
     the next step's softmax while the tensor cores run both (`Planner._overlap_chain`)."""
+    pingpong: bool = False
+    """An online chain of two warpgroups that take turns at issuing S = A B (FlashAttention-
+    3's ping-pong, `Planner._pingpong_chain`): each waits for its turn at a named barrier,
+    issues, and passes the turn, so that one's softmax runs while the other's matmuls do."""
 
     @property
     def tensor_core(self) -> bool:
@@ -406,6 +417,7 @@ class Planner:
         self._schedule()
         self._allocate()
         self._overlap_chain()
+        self._pingpong_chain()
         return self.plan
 
     def _classify_inputs(self) -> None:
@@ -1167,6 +1179,27 @@ class Planner:
         if overlap_registers(mm, second) > min(budget, p.target.max_registers_per_thread):
             return
         p.matmuls[mm.op] = replace(mm, overlap=True)
+
+    def _pingpong_chain(self) -> None:
+        """Turns for the two warpgroups of an online chain on wgmma that is the loop's one
+        task (`MatmulPlan.pingpong`): each warpgroup one m64 row tile of both matmuls, the
+        loop not software-pipelined (that order interleaves one warpgroup's own work)."""
+        p = self.plan
+        if not PINGPONG_CHAINS or p.loops < 2:
+            return
+        if len(p.loop) != 1 or p.loop[0].kind != "chain":
+            return
+        mm = p.matmuls[p.loop[0].op]
+        second = p.matmuls[mm.chain_next]
+        if mm.overlap or mm.rowmax < 0 or not (mm.wgmma and second.wgmma):
+            return
+        if matmul_plan.warpgroups(p.threads) != PINGPONG_GROUPS:
+            return
+        for m in (mm, second):
+            bt, mt, _, _ = m.tiles
+            if bt * mt != 1 or m.parts != (1, PINGPONG_GROUPS, 1, 1):
+                return
+        p.matmuls[mm.op] = replace(mm, pingpong=True)
 
     def _allocate(self) -> None:
         p = self.plan

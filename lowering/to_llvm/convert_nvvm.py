@@ -137,6 +137,14 @@ def _bar_sync(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
     return [bid, threads, call], []
 
 
+def _bar_arrive(op: Operation) -> tuple[list[Operation], list[SSAValue]]:
+    """As `_bar_sync`: the convergent intrinsic."""
+    assert isinstance(op, nvvm.BarrierArriveOp)
+    bid, threads = _const(op.barrier_id.value.data), _const(op.threads.value.data)
+    call = _call("llvm.nvvm.barrier.cta.arrive.aligned.count", [bid.result, threads.result], None)
+    return [bid, threads, call], []
+
+
 def _tied(count: int) -> str:
     """Constraints of `count` f32 registers read and written in place (outputs 0 .. count-1,
     then the inputs tied to them)."""
@@ -239,6 +247,7 @@ RULES: dict[type[Operation], Rule] = {
     ),
     nvvm.MBarrierArriveOp: _asm_effect("mbarrier.arrive.shared::cta.b64 _, [$0];", "r,~{memory}"),
     nvvm.BarrierSyncOp: _bar_sync,
+    nvvm.BarrierArriveOp: _bar_arrive,
     nvvm.FenceProxyAsyncSharedOp: _asm_effect("fence.proxy.async.shared::cta;", "~{memory}"),
     nvvm.FenceMBarrierInitOp: _asm_effect("fence.mbarrier_init.release.cluster;", "~{memory}"),
     nvvm.GridDepControlWaitOp: _asm_effect("griddepcontrol.wait;", "~{memory}"),

@@ -42,6 +42,8 @@ class MatmulKernel(Protocol):
     warp: Int
     lane: Int
     smem32: Int
+    iteration: Int
+    """The loop step the tasks run for."""
     acc_slots: dict[int, SSAValue]
     """Register accumulators kept across the loop, by matmul op index."""
     rowsum_slots: dict[int, SSAValue]

@@ -36,6 +36,9 @@ from mirage.lowering.to_llvm.mma_sync import a_fragment
 from mirage.lowering.to_llvm.online_rows import OnlineRows
 
 WARPS_PER_GROUP = 4
+PINGPONG_BARRIERS = (2, 3)
+"""The named barriers at which the warpgroups of a ping-pong chain wait for their turns (0
+is every thread's, 1 the consumer warps', `tile_loads.CONSUMER_BARRIER`)."""
 
 
 def descriptor_words(leading: int, stride: int) -> tuple[int, int]:
@@ -237,7 +240,13 @@ class WgmmaEmitter:
                 batch = self._batch(ib)
                 for i in range(self.mt):
                     b.emit(nvvm.WgmmaFenceOp())
-                    s = self._wait(self._issue_s(batch, i))
+                    if self.mm.pingpong:
+                        self._turn(wait=True)
+                    s = self._issue_s(batch, i)
+                    b.emit(nvvm.WgmmaCommitGroupOp())
+                    if self.mm.pingpong:
+                        self._turn(wait=False)
+                    s = self._pending(s, 0)
                     packed, partial, maxima = self._softmax(rows, ib, i, batch, s)
                     if direct:
                         rows.rescale(ib, i, partial)
@@ -315,6 +324,30 @@ class WgmmaEmitter:
         ring.release(loops - 1)
 
     # --- the chain's parts ------------------------------------------------------------------
+
+    def _turn(self, wait: bool) -> None:
+        """Ping-pong (`MatmulPlan.pingpong`): warpgroup g waits at its barrier for its turn
+        to issue S (`wait`), or passes the turn at the other's barrier. The turns alternate
+        from the first warpgroup's: the second passes once before its first wait, and not
+        after its last issue, so every arrival has its wait."""
+        b = self.b
+        k = self.k
+        threads = len(PINGPONG_BARRIERS) * WARPS_PER_GROUP * 32
+        last = k.plan.loops - 1
+        for g, mine in enumerate(PINGPONG_BARRIERS):
+            other = PINGPONG_BARRIERS[1 - g]
+            with b.if_(b.icmp("eq", self.group, g)):
+                if not wait:
+                    if g == 0:
+                        b.emit(nvvm.BarrierArriveOp(other, threads))
+                    else:
+                        with b.if_(b.icmp("ne", k.iteration, last)):
+                            b.emit(nvvm.BarrierArriveOp(other, threads))
+                    continue
+                if g == 1:
+                    with b.if_(b.icmp("eq", k.iteration, 0)):
+                        b.emit(nvvm.BarrierArriveOp(other, threads))
+                b.emit(nvvm.BarrierSyncOp(mine, threads))
 
     def _chain_parts(self) -> tuple[WgmmaEmitter, OnlineRows]:
         m2 = self.k.plan.matmuls[self.mm.chain_next]

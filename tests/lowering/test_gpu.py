@@ -142,3 +142,24 @@ def _check(
             assert np.isfinite(got).all()
             err = np.linalg.norm(got - ref) / (np.linalg.norm(ref) or 1.0)
             assert err < 1e-2, err
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    ("path", "func", "loads"),
+    [
+        (DATA / "online_chain.mlir", "online_wide", None),
+        (Path(__file__).parents[2] / "benchmarks/found/gqa_b8.mlir", "ugraph", None),
+        (Path(__file__).parents[2] / "benchmarks/found/gqa_b8.mlir", "ugraph", "tma"),
+    ],
+    ids=["online_wide", "gqa_b8", "gqa_b8_tma"],
+)
+def test_chain_warpgroups_taking_turns_match_float64(
+    path: Path, func: str, loads: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ping-pong chain (off by default, `plan.PINGPONG_CHAINS`): every arrival at the
+    turn barriers has its wait, or the block hangs."""
+    from mirage.lowering.optimize import plan
+
+    monkeypatch.setattr(plan, "PINGPONG_CHAINS", True)
+    _check(path, func, 0.5, "auto", loads=loads)

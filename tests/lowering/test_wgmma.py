@@ -517,3 +517,60 @@ def test_a_kernel_too_large_for_wgmma_falls_back() -> None:
     # 4 stages fit on wgmma
     p = plan_graph_op(graph_op.body, (16, 1, 1), (128, 1, 1), 6, SM_90A, 4, matmuls="wgmma")
     assert [mm.strategy for mm in p.matmuls.values()] == ["wgmma"] and not p.remarks
+
+
+@pytest.fixture
+def pingpong(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turns for a chain's two warpgroups, off by default (`plan.PINGPONG_CHAINS`), asked
+    for."""
+    monkeypatch.setattr(plan_module, "PINGPONG_CHAINS", True)
+
+
+def test_chain_warpgroups_take_no_turns_by_default() -> None:
+    p = _plan(DATA / "online_chain.mlir", "online_wide", "auto", kernel=0)
+    assert not any(mm.pingpong for mm in p.matmuls.values())
+
+
+@pytest.mark.parametrize(
+    ("func", "turns"),
+    [
+        ("online_wide", True),  # two warpgroups, one m64 tile each
+        ("online_rows64", False),  # one warpgroup
+        ("online_rows128", False),  # two m64 tiles a warpgroup
+        ("online_batched", False),  # on mma.sync
+    ],
+)
+def test_two_warpgroups_of_a_chain_take_turns_where_asked(
+    func: str, turns: bool, pingpong: None
+) -> None:
+    """FlashAttention-3's ping-pong: the chain's two warpgroups, one m64 row tile each,
+    alternate at issuing S; the turn is a decision of the plan, printed and parsed back."""
+    p = _plan(DATA / "online_chain.mlir", func, "auto", kernel=0)
+    head = min(p.matmuls.values(), key=lambda mm: mm.op)
+    assert head.pingpong == turns
+    assert not any(mm.pingpong for mm in p.matmuls.values() if mm is not head)
+    if turns:
+        attr = MmaAttr.of(head)
+        assert str(attr).endswith(", pingpong>")
+        parsed = parse_module(f'"test.op"() {{m = {attr}}} : () -> ()').body.block.first_op
+        assert parsed is not None and parsed.attributes["m"] == attr
+        assert attr.matmul(p.graph, head.op, head.result) == head
+
+
+@pytest.mark.parametrize("loads", [None, "tma"])
+def test_turns_are_named_barriers_each_warpgroup_waits_at_and_passes(
+    loads: str | None, pingpong: None
+) -> None:
+    """Each warpgroup waits at its own barrier (2 or 3) for 256 arrivals and passes the
+    turn at the other's: two waits and, with the second warpgroup's first pass, three
+    arrivals in the kernel's text, none of them the consumer warps' barrier 1."""
+    text = ptx(parse_module((ROOT / "benchmarks/found/gqa_b8.mlir").read_text()), "sm_90a", loads)
+    k0 = text[text.index(".entry ugraph_k0") :]
+    k0 = k0[: k0.index(".entry ugraph_k1")] if ".entry ugraph_k1" in k0 else k0
+    for bid in (2, 3):
+        assert k0.count(f"bar.sync \t{bid}, 256;") + k0.count(f"barrier.sync \t{bid}, 256;") == 1
+    arrivals = [line for line in k0.splitlines() if "bar.arrive" in line]
+    assert len(arrivals) == 3 and all(line.rstrip().endswith(", 256;") for line in arrivals)
+    if find_ptxas() is not None:
+        report = resource_report(text, "sm_90a")
+        assert "bytes spill stores" not in report.replace(" 0 bytes spill stores", ""), report

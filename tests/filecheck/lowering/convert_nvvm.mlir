@@ -32,6 +32,10 @@ llvm.func @ops(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %f: f32, %i: i32) {
   %y = nvvm.ex2.approx.f32 %f : f32
   // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
   %z = nvvm.ex2.approx.ftz.f32 %f : f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.count"
+  nvvm.bar.sync 2, 256
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.barrier.cta.arrive.aligned.count"
+  nvvm.bar.arrive 3, 256
   // CHECK-NOT: nvvm.
   llvm.return
 }

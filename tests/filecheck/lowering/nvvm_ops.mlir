@@ -27,6 +27,8 @@ llvm.func @ops(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %f: f32) {
   %e = nvvm.ex2.approx.f32 %f : f32
   // CHECK: nvvm.ex2.approx.ftz.f32 %{{.*}} : f32
   %z = nvvm.ex2.approx.ftz.f32 %f : f32
+  // CHECK: nvvm.bar.arrive 3, 256
+  nvvm.bar.arrive 3, 256
   llvm.return
 }
 
