@@ -494,30 +494,27 @@ class KernelEmitter:
 
         self.for_each(words, body)
 
+    def _filled(self, count: int, value: float) -> SSAValue:
+        """`count` register slots, each holding `value`."""
+        slots = self.b.alloca(f32, count)
+        x = self.b.f32(value)
+        for i in range(count):
+            self.b.store(x, self.b.slot(slots, i, f32), 4)
+        return slots
+
     def _t_acc_init(self, task: Task) -> None:
         op = self.graph.ops[task.op]
         if not task.writes and op.kind in LOOP_RESCALE:  # elements and maxima in registers
             value, scale = (self.graph.type_of(o).shape for o in op.operands)
             _, passes, rounds = rescale_layout(self.plan.threads, value, scale)
-            for where, count, fill in (
-                (self.row_slots, passes * rounds, 0.0),
-                (self.rowmax_slots, passes, NEG_INF),
-            ):
-                slots = self.b.alloca(f32, count)
-                where[task.op] = slots
-                x = self.b.f32(fill)
-                for i in range(count):
-                    self.b.store(x, self.b.slot(slots, i, f32), 4)
+            self.row_slots[task.op] = self._filled(passes * rounds, 0.0)
+            self.rowmax_slots[task.op] = self._filled(passes, NEG_INF)
             return
         if not task.writes and task.op not in self.plan.matmuls:  # row sums in registers
             src = op.operands[0]
             shape = self.graph.type_of(src).shape
             _, _, passes = self._groups(math.prod(shape[:-1]), shape[-1])
-            slots = self.b.alloca(f32, passes)
-            self.row_slots[task.op] = slots
-            zero = self.b.f32(0.0)
-            for i in range(passes):
-                self.b.store(zero, self.b.slot(slots, i, f32), 4)
+            self.row_slots[task.op] = self._filled(passes, 0.0)
             return
         if not task.writes:  # a register accumulator
             mm = self.plan.matmuls[task.op]
@@ -528,17 +525,9 @@ class KernelEmitter:
                 if mm.rowmax >= 0:
                     fills.append((self.rowmax_slots, NEG_INF))
                 for where, value in fills:
-                    slots = self.b.alloca(f32, rows)
-                    where[task.op] = slots
-                    fill = self.b.f32(value)
-                    for i in range(rows):
-                        self.b.store(fill, self.b.slot(slots, i, f32), 4)
+                    where[task.op] = self._filled(rows, value)
                 return
-            slots = self.b.alloca(f32, bt * mt * nt * 4)
-            self.acc_slots[task.op] = slots
-            zero = self.b.f32(0.0)
-            for i in range(bt * mt * nt * 4):
-                self.b.store(zero, self.b.slot(slots, i, f32), 4)
+            self.acc_slots[task.op] = self._filled(bt * mt * nt * 4, 0.0)
             return
         for v in task.writes:
             prod = self.producer.get(v)

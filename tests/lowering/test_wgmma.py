@@ -31,6 +31,7 @@ from mirage.lowering.optimize.matmul_plan import (
 )
 from mirage.lowering.optimize.plan import (
     OVERLAP_SPARE_REGISTERS,
+    MatmulPlan,
     Plan,
     online_direct,
     overlap_registers,
@@ -339,11 +340,16 @@ def test_online_chain_loop_is_overlapped_where_it_can_be(
     assert head.overlap == overlap
     assert not any(mm.overlap for mm in p.matmuls.values() if mm is not head)
     if overlap:
-        attr = MmaAttr.of(head)
-        assert str(attr).endswith(", overlap>")
-        parsed = parse_module(f'"test.op"() {{m = {attr}}} : () -> ()').body.block.first_op
-        assert parsed is not None and parsed.attributes["m"] == attr
-        assert attr.matmul(p.graph, head.op, head.result) == head
+        _assert_round_trip(p, head, ", overlap>")
+
+
+def _assert_round_trip(p: Plan, head: MatmulPlan, ending: str) -> None:
+    """The matmul's decision prints with `ending` and parses back to the same plan."""
+    attr = MmaAttr.of(head)
+    assert str(attr).endswith(ending)
+    parsed = parse_module(f'"test.op"() {{m = {attr}}} : () -> ()').body.block.first_op
+    assert parsed is not None and parsed.attributes["m"] == attr
+    assert attr.matmul(p.graph, head.op, head.result) == head
 
 
 def test_overlap_needs_stages_for_two_steps_and_registers_for_two_es(overlapping: None) -> None:
@@ -550,11 +556,7 @@ def test_two_warpgroups_of_a_chain_take_turns_where_asked(
     assert head.pingpong == turns
     assert not any(mm.pingpong for mm in p.matmuls.values() if mm is not head)
     if turns:
-        attr = MmaAttr.of(head)
-        assert str(attr).endswith(", pingpong>")
-        parsed = parse_module(f'"test.op"() {{m = {attr}}} : () -> ()').body.block.first_op
-        assert parsed is not None and parsed.attributes["m"] == attr
-        assert attr.matmul(p.graph, head.op, head.result) == head
+        _assert_round_trip(p, head, ", pingpong>")
 
 
 @pytest.mark.parametrize("loads", [None, "tma"])
