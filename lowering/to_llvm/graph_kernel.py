@@ -50,7 +50,7 @@ from mirage.lowering.optimize.plan import (
 )
 from mirage.lowering.to_llvm import fma, mma_sync, tile_loads, wgmma
 from mirage.lowering.to_llvm.emitter import StageRing
-from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR, SHARED_PTR, Builder, Int
+from mirage.lowering.to_llvm.llvm_builder import GLOBAL_PTR, SHARED_PTR, Builder, Int, tree
 from mirage.lowering.to_llvm.llvm_builder import broadcast_coords as _broadcast
 from mirage.lowering.to_llvm.llvm_builder import row_major_coords as _coords
 from mirage.lowering.to_llvm.memory_access import contiguous_run, storage_type, vector_width
@@ -779,12 +779,8 @@ class KernelEmitter:
                     base = b.add(oc[dim], start) if vec > 1 else None
                     x = rd.at(vec, v, base).read(src, c)
                     xs.append(b.fmul(x, x) if square else x)
-                while len(xs) > 1:  # a tree, not a chain: the loads need not wait
-                    xs = [
-                        combine(xs[i], xs[i + 1]) if i + 1 < len(xs) else xs[i]
-                        for i in range(0, len(xs), 2)
-                    ]
-                b.store(combine(b.load(f32, acc, 4), xs[0]), acc, 4)
+                # a tree, not a chain: the loads need not wait
+                b.store(combine(b.load(f32, acc, 4), tree(xs, combine)), acc, 4)
 
             chunks = per_output // vec
             with b.loop(rounds) as j:
@@ -816,12 +812,7 @@ class KernelEmitter:
                     )
                     for w in range(group // 32)
                 ]
-                while len(parts) > 1:
-                    parts = [
-                        combine(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
-                        for i in range(0, len(parts), 2)
-                    ]
-                total = parts[0]
+                total = tree(parts, combine)
                 b.barrier()  # the scratch is free again for the next reduction
             cond = valid if everyone else b.and1(valid, b.icmp("eq", lane, 0))
             with b.if_(cond):

@@ -4,7 +4,7 @@ register state lives in entry-block allocas that LLVM's SROA turns back into reg
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 
 from xdsl.dialects import llvm
@@ -452,6 +452,18 @@ def half2() -> VectorType:
     return VectorType(Float16Type(), [2])
 
 
+def tree(xs: Sequence[SSAValue], combine: Callable[[SSAValue, SSAValue], SSAValue]) -> SSAValue:
+    """xs combined pairwise, level by level: log2(n) dependent steps where a running total
+    takes n (ptxas does not reassociate float arithmetic, nor a chain of max)."""
+    level = list(xs)
+    while len(level) > 1:
+        level = [
+            combine(level[i], level[i + 1]) if i + 1 < len(level) else level[i]
+            for i in range(0, len(level), 2)
+        ]
+    return level[0]
+
+
 __all__ = [
     "GLOBAL_PTR",
     "SHARED_PTR",
@@ -460,4 +472,5 @@ __all__ = [
     "broadcast_coords",
     "half2",
     "row_major_coords",
+    "tree",
 ]
