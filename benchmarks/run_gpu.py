@@ -7,7 +7,9 @@
 CASE is NAME[:TAG] of benchmarks/torch_programs.py (rmsnorm_linear:b1, gated_mlp, lora). A
 program given with a case is first checked against that case's PyTorch program in float64
 (fresh random inputs, outputs poisoned), then timed. Each line of the printed table is one
-case, beside its floor (bytes over copy bandwidth) and the first baseline figures.
+case, beside its floor (bytes over copy bandwidth) and the first baseline figures; a second
+table puts each case on one line: floor, our fastest program, eager, torch.compile, SDPA
+flash and the fastest of those over ours.
 
 `--kernels` adds, per program, a line for each of its launches timed alone (the same method,
 after one whole run has filled the intermediates it reads): the bytes of the buffers it
@@ -60,6 +62,41 @@ MAX_REL_ERR = 1e-2
 
 def _row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cells) + " |"
+
+
+BASELINES = ("eager", "torch.compile", "SDPA flash")
+SUMMARY_HEADER = [
+    "case",
+    "floor µs",
+    "ours µs",
+    *(f"{b} µs" for b in BASELINES),
+    "ours vs best PyTorch",
+]
+
+
+def side_by_side(rows: Sequence[Sequence[str]]) -> list[list[str]]:
+    """One line a case, in the order the cases first appear: its floor, our fastest program
+    that passed its check, each PyTorch baseline, and the fastest baseline's time over ours.
+    `rows` as the main table's: case, what, floor µs, median µs, ..."""
+    cases: dict[str, dict[str, str]] = {}
+    for label, what, floor, median, *_ in rows:
+        case = cases.setdefault(label, {"floor": floor})
+        if not median:
+            continue  # a program that failed its check has no time
+        key = "ours" if what.startswith("ours") else what
+        if key == "ours" and "ours" in case:
+            median = min(case["ours"], median, key=float)
+        case[key] = median
+    out: list[list[str]] = []
+    for label, case in cases.items():
+        times = {b: float(case[b]) for b in BASELINES if b in case}
+        ratio = ""
+        if "ours" in case and times:
+            best = min(times, key=times.__getitem__)
+            ratio = f"{times[best] / float(case['ours']):.2f}x ({best})"
+        cells = [case.get(k, "") for k in ("floor", "ours", *BASELINES)]
+        out.append([label, *cells, ratio])
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -173,6 +210,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
 
     table = [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
+    table += ["", _row(SUMMARY_HEADER), _row(["---"] * len(SUMMARY_HEADER))]
+    table += [_row(r) for r in side_by_side(rows)]
     how = (
         f"median of {method.samples} samples, "
         + (
