@@ -1060,14 +1060,12 @@ class Planner:
                 continue  # summed in registers by the matmul chain
             elif any(self.running_max(mm) == v for mm in p.matmuls.values()):
                 continue  # kept in registers by the online chain
-            elif kind in ROW_ACCUMULATORS and self._rows_in_registers(op):
-                # each lane keeps its partial sums in registers; reduced once, after the loop
+            elif (kind in ROW_ACCUMULATORS and self._rows_in_registers(op)) or (
+                kind in LOOP_RESCALE and v in p.register_rows
+            ):
+                # each lane keeps its partial sums (or the elements it rescales, with its
+                # copy of their rows' maxima) in registers, written once after the loop
                 p.register_rows.add(v)
-                p.pre.append(Task("acc_init", i, (), ()))
-                tasks.append(Task("acc_update", i, reads, ()))
-                p.post.insert(0, Task("acc_flush", i, (), (v,)))
-            elif kind in LOOP_RESCALE and v in p.register_rows:
-                # each lane rescales its own elements, with its copy of their rows' maxima
                 p.pre.append(Task("acc_init", i, (), ()))
                 tasks.append(Task("acc_update", i, reads, ()))
                 p.post.insert(0, Task("acc_flush", i, (), (v,)))
@@ -1163,17 +1161,10 @@ class Planner:
         least = 2 if p.loads == load_plan.TMA else 3
         if p.stages < least or p.loops < 2 or not p.streamed:
             return
-        if len(p.loop) != 1 or p.loop[0].kind != "chain":
+        chain = self._wgmma_chain_loop()
+        if chain is None or not online_direct(p.graph, chain[0]):
             return
-        mm = p.matmuls[p.loop[0].op]
-        second = p.matmuls[mm.chain_next]
-        if not (mm.wgmma and second.wgmma and online_direct(p.graph, mm)):
-            return
-        groups = matmul_plan.warpgroups(p.threads)
-        for m in (mm, second):
-            bt, mt, _, _ = m.tiles
-            if bt * mt != 1 or math.prod(m.parts) != groups:
-                return
+        mm, second = chain
         warps = p.launch_threads // 32
         budget = p.target.registers_per_sm // (warps * 32) // 8 * 8
         if overlap_registers(mm, second) > min(budget, p.target.max_registers_per_thread):
@@ -1187,19 +1178,29 @@ class Planner:
         p = self.plan
         if not PINGPONG_CHAINS or p.loops < 2:
             return
-        if len(p.loop) != 1 or p.loop[0].kind != "chain":
+        chain = self._wgmma_chain_loop()
+        if chain is None or chain[0].overlap or chain[0].rowmax < 0:
             return
+        if any(m.parts != (1, PINGPONG_GROUPS, 1, 1) for m in chain):
+            return
+        p.matmuls[chain[0].op] = replace(chain[0], pingpong=True)
+
+    def _wgmma_chain_loop(self) -> tuple[MatmulPlan, MatmulPlan] | None:
+        """The chain's two matmuls where the loop's one task is a chain on wgmma in which
+        every warpgroup takes one m64 row tile of both."""
+        p = self.plan
+        if len(p.loop) != 1 or p.loop[0].kind != "chain":
+            return None
         mm = p.matmuls[p.loop[0].op]
         second = p.matmuls[mm.chain_next]
-        if mm.overlap or mm.rowmax < 0 or not (mm.wgmma and second.wgmma):
-            return
-        if matmul_plan.warpgroups(p.threads) != PINGPONG_GROUPS:
-            return
+        if not (mm.wgmma and second.wgmma):
+            return None
+        groups = matmul_plan.warpgroups(p.threads)
         for m in (mm, second):
             bt, mt, _, _ = m.tiles
-            if bt * mt != 1 or m.parts != (1, PINGPONG_GROUPS, 1, 1):
-                return
-        p.matmuls[mm.op] = replace(mm, pingpong=True)
+            if bt * mt != 1 or math.prod(m.parts) != groups:
+                return None
+        return mm, second
 
     def _allocate(self) -> None:
         p = self.plan

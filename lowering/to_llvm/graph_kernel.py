@@ -637,31 +637,25 @@ class KernelEmitter:
             with b.if_(valid):
                 self.store_tile(acc, vc, new)
 
-        def finish(p: Int, oc: list[Int], valid: SSAValue | bool) -> None:
+        def finish(oc: list[Int], first: SSAValue | bool) -> None:
             b.emit(nvvm.BarWarpSyncOp())
-            with b.if_(b.and1(valid, b.icmp("eq", self._rescale_lane(op), 0))):
+            with b.if_(first):
                 self.store_tile(mtile, oc, state["new"])
 
         self._rescale_lanes(op, start, element, None if slots is not None else finish)
-
-    def _rescale_lane(self, op: Op) -> Int:
-        value, scale = (self.graph.type_of(o).shape for o in op.operands)
-        inner_dims, _, _ = rescale_layout(self.plan.threads, value, scale)
-        inner = math.prod(value[d] for d in inner_dims)
-        group, _, _ = self._groups(math.prod(scale), inner)
-        return self.b.urem(self.tid, group)
 
     def _rescale_lanes(
         self,
         op: Op,
         start: Callable[[Int, list[Int], SSAValue | bool], None],
         element: Callable[[int, list[Int], SSAValue | bool], None],
-        finish: Callable[[Int, list[Int], SSAValue | bool], None] | None = None,
+        finish: Callable[[list[Int], SSAValue | bool], None] | None = None,
     ) -> None:
         """Walk this lane's part of accum_rescale `op`: per pass, start(pass, coords in the
         scale, valid), then element(slot, coords in the value, valid) for each element the
-        lane takes, then finish. With registers (no `finish`) the passes and rounds are
-        unrolled, so that `slot` (pass x rounds + round) indexes registers."""
+        lane takes, then finish(coords in the scale, whether this is the valid first lane of
+        its group). With registers (no `finish`) the passes and rounds are unrolled, so that
+        `slot` (pass x rounds + round) indexes registers."""
         b = self.b
         vshape = self.graph.type_of(op.operands[0]).shape
         sshape = self.graph.type_of(op.operands[1]).shape
@@ -670,7 +664,7 @@ class KernelEmitter:
         outer = math.prod(sshape)
         inner = math.prod(inner_shape)
         group, per_pass, _ = self._groups(outer, inner)
-        lane = self._rescale_lane(op)
+        lane = b.urem(self.tid, group)
         unrolled = finish is None
 
         def run_pass(p: Int) -> None:
@@ -703,7 +697,7 @@ class KernelEmitter:
                 with b.loop(rounds) as j:
                     at(j)
             if finish is not None:
-                finish(p, oc, valid)
+                finish(oc, b.and1(valid, b.icmp("eq", lane, 0)))
 
         if unrolled:
             for p in range(passes):

@@ -29,7 +29,7 @@ from mirage.dialects import nvvm
 from mirage.lowering.optimize import matmul_plan
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.matmul_plan import Descriptor, encode_descriptor
-from mirage.lowering.optimize.plan import MatmulPlan
+from mirage.lowering.optimize.plan import PINGPONG_GROUPS, MatmulPlan
 from mirage.lowering.to_llvm.emitter import MatmulKernel, StageRing
 from mirage.lowering.to_llvm.llvm_builder import Int, broadcast_coords, row_major_coords
 from mirage.lowering.to_llvm.mma_sync import a_fragment
@@ -37,8 +37,9 @@ from mirage.lowering.to_llvm.online_rows import OnlineRows
 
 WARPS_PER_GROUP = 4
 PINGPONG_BARRIERS = (2, 3)
-"""The named barriers at which the warpgroups of a ping-pong chain wait for their turns (0
-is every thread's, 1 the consumer warps', `tile_loads.CONSUMER_BARRIER`)."""
+"""The named barriers at which the `plan.PINGPONG_GROUPS` warpgroups of a ping-pong chain
+wait for their turns (0 is every thread's, 1 the consumer warps',
+`tile_loads.CONSUMER_BARRIER`)."""
 
 
 def descriptor_words(leading: int, stride: int) -> tuple[int, int]:
@@ -332,22 +333,18 @@ class WgmmaEmitter:
         after its last issue, so every arrival has its wait."""
         b = self.b
         k = self.k
-        threads = len(PINGPONG_BARRIERS) * WARPS_PER_GROUP * 32
-        last = k.plan.loops - 1
+        threads = PINGPONG_GROUPS * WARPS_PER_GROUP * 32
         for g, mine in enumerate(PINGPONG_BARRIERS):
             other = PINGPONG_BARRIERS[1 - g]
             with b.if_(b.icmp("eq", self.group, g)):
-                if not wait:
-                    if g == 0:
-                        b.emit(nvvm.BarrierArriveOp(other, threads))
-                    else:
-                        with b.if_(b.icmp("ne", k.iteration, last)):
-                            b.emit(nvvm.BarrierArriveOp(other, threads))
-                    continue
-                if g == 1:
+                if wait and g:  # the second's first pass
                     with b.if_(b.icmp("eq", k.iteration, 0)):
                         b.emit(nvvm.BarrierArriveOp(other, threads))
-                b.emit(nvvm.BarrierSyncOp(mine, threads))
+                if wait:
+                    b.emit(nvvm.BarrierSyncOp(mine, threads))
+                    continue
+                with b.if_(b.icmp("ne", k.iteration, k.plan.loops - 1) if g else True):
+                    b.emit(nvvm.BarrierArriveOp(other, threads))
 
     def _chain_parts(self) -> tuple[WgmmaEmitter, OnlineRows]:
         m2 = self.k.plan.matmuls[self.mm.chain_next]
