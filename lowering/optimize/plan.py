@@ -317,38 +317,17 @@ class Plan:
         return out
 
     @property
-    def wait_once(self) -> bool:
-        """Every iteration's tiles are copied before the loop, each into a stage of its own,
-        and waited for once: cp.async stages that hold the whole loop, whose tasks are off
-        the tensor cores (a split-KV combine's rescales, a reduction's updates). Their work
-        a step is too short to hide a step's wait, so a wait and a barrier a step only add
-        latency."""
-        return (
-            self.loads == load_plan.CP_ASYNC
-            and bool(self.streamed)
-            and self.loops > 1
-            and self.stages >= self.loops
-            and not any(t.kind in ("matmul", "chain") or t.op in self.matmuls for t in self.loop)
-        )
-
-    @property
     def barriers(self) -> int:
-        """Barriers per loop iteration (the figure the scheduler minimizes): one after the
-        copies, then one before each further phase; a loop that waited for its copies
-        once has one after the iteration only where a task wrote shared memory."""
-        phases = max((t.phase for t in self.loop), default=0) + 1
-        if self.wait_once:
-            return phases - 1 + any(t.writes for t in self.loop)
-        return phases
+        """Barriers per loop iteration (the figure the scheduler minimizes)."""
+        return max((t.phase for t in self.loop), default=0) + 1
 
     @property
     def barriers_outside(self) -> int:
         """Barriers outside the loop: around the loop-invariant tasks and between their
-        phases, before the tasks after the loop and between theirs, and after the copies
-        of a loop that waits for them once."""
+        phases, before the tasks after the loop and between theirs."""
         invariant = max((t.phase for t in self.invariant), default=-1) + 1
         post = max((t.phase for t in self.post), default=0)
-        return (invariant + 1 if invariant else 0) + 1 + post + self.wait_once
+        return (invariant + 1 if invariant else 0) + 1 + post
 
     def describe(self) -> str:
         lines = [

@@ -83,7 +83,15 @@ def _run_second(k: KernelEmitter, host: KernelEmitter, join: ClusterJoin, rank: 
     b.barrier()
     if p.invariant:
         k.run_invariant()
-    tile_loads.resident_loop(k)
+    # the next step's tasks read what this one wrote; tasks that keep their state in
+    # registers write nothing
+    wrote = any(t.writes for t in p.loop)
+    with b.loop(p.loops) as i:
+        k.iteration = i
+        k.stage_index = i
+        k.run_phases(p.loop)
+        if wrote:
+            b.barrier()
     tile_loads.epilogue_copies(k)
     k.run_phases(p.post)
 

@@ -259,27 +259,18 @@ def _emit_cp_async(k: KernelEmitter) -> None:
         k.run_invariant()
     stages = p.stages
     streamed = bool(p.streamed) and p.loops > 1
-    if p.wait_once:
-        for s in range(p.loops):
-            for v in p.streamed:
-                cp_async_copy(k, v, s, s)
-        b.emit(nvvm.CpAsyncCommitGroupOp())
-        b.emit(nvvm.CpAsyncWaitGroupOp(0))
-        b.barrier()
-        resident_loop(k)
+    if streamed and stages > 1:
+        # groups 0 .. stages-2 hold iterations 0 .. stages-2 (group 0 also the rest)
+        for s in range(stages - 1):
+            if s < p.loops:
+                for v in p.streamed:
+                    cp_async_copy(k, v, s, s)
+            b.emit(nvvm.CpAsyncCommitGroupOp())
+    task = overlapped_chain(p)
+    if task is not None:
+        _overlapped_cp_async(k, task)
     else:
-        if streamed and stages > 1:
-            # groups 0 .. stages-2 hold iterations 0 .. stages-2 (group 0 also the rest)
-            for s in range(stages - 1):
-                if s < p.loops:
-                    for v in p.streamed:
-                        cp_async_copy(k, v, s, s)
-                b.emit(nvvm.CpAsyncCommitGroupOp())
-        task = overlapped_chain(p)
-        if task is not None:
-            _overlapped_cp_async(k, task)
-        else:
-            _cp_async_loop(k)
+        _cp_async_loop(k)
     if p.loop or p.loops > 1 or p.epilogue:
         b.emit(nvvm.CpAsyncWaitGroupOp(0))
         b.barrier()
@@ -287,20 +278,6 @@ def _emit_cp_async(k: KernelEmitter) -> None:
     # its copies, with the barrier after them
     epilogue_copies(k)
     k.run_phases(p.post)
-
-
-def resident_loop(k: KernelEmitter) -> None:
-    """The loop over tiles already in shared memory, iteration i in stage i: a barrier
-    between iterations only where a task writes what the next one reads (tasks that keep
-    their state in registers write nothing)."""
-    b = k.b
-    wrote = any(t.writes for t in k.plan.loop)
-    with b.loop(k.plan.loops) as i:
-        k.iteration = i
-        k.stage_index = i
-        k.run_phases(k.plan.loop)
-        if wrote:
-            b.barrier()
 
 
 def overlapped_chain(p: Plan) -> Task | None:
