@@ -358,7 +358,9 @@ def compare(files: list[Path], only: str | None = None) -> None:
     regrets: list[float] = []
     for structure in sorted({p[0] for p in points.values()}):
         same = [p for p in points.values() if p[0] == structure]
-        pick = min(same, key=lambda p: p[1])
+        # tilings the model ties with its pick: the search may return any of them
+        low = min(p[1] for p in same)
+        pick = max((p for p in same if p[1] <= low * (1 + 1e-9)), key=lambda p: p[2])
         best = min(same, key=lambda p: p[2])
         regrets.append(pick[2] / best[2])
         print(

@@ -99,7 +99,10 @@ def test_work_the_lowering_hoists_out_of_the_loop_is_counted_once() -> None:
     module = parse_module((FIXTURES.parent / "lowering" / "data" / "invariant.mlir").read_text())
     func = next(f for f in module.ops if isinstance(f, FuncOp))
     graph = graph_from_func(func)
+    # the fixture's one block would wait on one SM's share of device memory: on 128 blocks
+    # the on-chip work, where the hoisting shows, bounds the estimate
     op = graph.ops[0]
+    op = replace(op, attrs=tuple((k, (128, 1, 1) if k == "grid" else v) for k, v in op.attrs))
     types = [graph.type_of(v) for v in op.operands]
     facts = lowered_facts(op, SM_90)
     assert facts is not None and facts.once
