@@ -337,14 +337,14 @@ class WgmmaEmitter:
         for g, mine in enumerate(PINGPONG_BARRIERS):
             other = PINGPONG_BARRIERS[1 - g]
             with b.if_(b.icmp("eq", self.group, g)):
-                if wait and g:  # the second's first pass
-                    with b.if_(b.icmp("eq", k.iteration, 0)):
-                        b.emit(nvvm.BarrierArriveOp(other, threads))
                 if wait:
+                    if g:  # the second's pass before its first wait
+                        with b.if_(b.icmp("eq", k.iteration, 0)):
+                            b.emit(nvvm.BarrierArriveOp(other, threads))
                     b.emit(nvvm.BarrierSyncOp(mine, threads))
-                    continue
-                with b.if_(b.icmp("ne", k.iteration, k.plan.loops - 1) if g else True):
-                    b.emit(nvvm.BarrierArriveOp(other, threads))
+                else:  # the second passes no turn after its last issue
+                    with b.if_(b.icmp("ne", k.iteration, k.plan.loops - 1) if g else True):
+                        b.emit(nvvm.BarrierArriveOp(other, threads))
 
     def _chain_parts(self) -> tuple[WgmmaEmitter, OnlineRows]:
         m2 = self.k.plan.matmuls[self.mm.chain_next]
