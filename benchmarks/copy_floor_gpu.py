@@ -6,13 +6,14 @@ Copy-only kernels shaped as the found LoRA kernel's loads (benchmarks/found/lora
 blocks of 128 threads, each copying its 256 x 32 slab of W and the 16 KB of x and A that
 every block reads, by 16-byte cp.async into shared memory, one wait, one store a block),
 beside variants (contiguous slabs, no shared operands, 64 wider blocks) and an empty
-launch. Timed as a CUDA graph of 200 launches over 40 rotated copies of W (more than L2
-holds). The gap between these and the LoRA kernel is what its matmuls, barriers and store
-take. Needs CuPy (it compiles the kernels with NVRTC) and one GPU.
+launch. Timed by the runtime's method (docs/MEASURING.md): CUDA-graph replays, W rotated
+over copies that span three L2s. The gap between these and the LoRA kernel is what its
+matmuls, barriers and store take. Needs CuPy (it compiles the kernels with NVRTC) and one GPU.
 """
 
 from __future__ import annotations
 
+import statistics
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -21,7 +22,17 @@ try:
     import cupy as cp  # pyright: ignore[reportMissingImports]
 except ImportError:
     sys.exit("copy_floor_gpu.py needs CuPy (pip install cupy-cuda12x)")
+
 import numpy as np
+
+from mirage.lowering.runtime import driver
+from mirage.lowering.runtime.timing import (
+    Graph,
+    TimingMethod,
+    calls_for,
+    copies_needed,
+    time_samples,
+)
 
 SOURCE = r"""
 __device__ __forceinline__ void cpa(uint4* dst, const uint4* src) {
@@ -59,42 +70,40 @@ extern "C" __global__ void contig(
   if (t == 0) out[b] = __uint_as_float(buf[(b * 7) % (per_block_vec + shared_vec)].x);
 }
 """
-ROTATIONS = 40
-LAUNCHES = 200
 
 
-def median_us(launch: Callable[[int], None]) -> float:
-    stream = cp.cuda.Stream(non_blocking=True)
-    with stream:
-        for i in range(20):
+def median_us(launch: Callable[[int], None], copies: int) -> float:
+    """Median µs a launch, by the runtime's method: `launch(i)` queues a launch on copy
+    `i % copies` onto CuPy's current stream, which is the runtime's timing stream."""
+    method = TimingMethod()
+    calls = calls_for(copies, method)
+    stream = driver.Stream()
+    with cp.cuda.ExternalStream(stream.handle):
+        for i in range(copies):
             launch(i)
-        stream.begin_capture()
-        for i in range(LAUNCHES):
-            launch(i)
-        graph = stream.end_capture()
-        graph.launch(stream)
-        stream.synchronize()
-        start, end = cp.cuda.Event(), cp.cuda.Event()
-        times: list[float] = []
-        for _ in range(7):
-            start.record(stream)
-            graph.launch(stream)
-            end.record(stream)
-            end.synchronize()
-            times.append(cp.cuda.get_elapsed_time(start, end) * 1e3 / LAUNCHES)
-    return float(np.median(times))
+
+        def record(_s: int) -> None:
+            for i in range(calls):
+                launch(i)
+
+        graph = Graph(record, stream)
+        ms = time_samples(graph.launch, stream.handle, method.warmup, method.samples)
+    driver.synchronize(stream.handle, "timing the copy kernels")
+    return statistics.median(ms) * 1e3 / calls
 
 
 def main() -> None:
+    device = driver.get_device()  # the primary context, which CuPy shares
     module = cp.RawModule(code=SOURCE)
     slab, contig = module.get_function("slab"), module.get_function("contig")
-    ws = [cp.random.standard_normal((256, 4096)).astype(cp.float16) for _ in range(ROTATIONS)]
-    xas = [cp.random.standard_normal((8192,)).astype(cp.float16) for _ in range(ROTATIONS)]
+    copies = copies_needed(256 * 4096 * 2, device.l2_bytes, TimingMethod())
+    ws = [cp.random.standard_normal((256, 4096)).astype(cp.float16) for _ in range(copies)]
+    xas = [cp.random.standard_normal((8192,)).astype(cp.float16) for _ in range(copies)]
     out = cp.zeros(256, cp.float32)
     i32 = np.int32
 
     def args(i: int, *rest: Any) -> tuple[Any, ...]:
-        return (ws[i % ROTATIONS], xas[i % ROTATIONS], out, *rest)
+        return (ws[i % copies], xas[i % copies], out, *rest)
 
     cases: dict[str, Callable[[int], None]] = {
         "its 256 x 32 slab of W and x, A (as LoRA's kernel)": lambda i: slab(
@@ -118,7 +127,7 @@ def main() -> None:
     print(f"measured on {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}")
     print("| what each block copies | µs |\n|---|---|")
     for name, launch in cases.items():
-        print(f"| {name} | {median_us(launch):.2f} |")
+        print(f"| {name} | {median_us(launch, copies):.2f} |")
 
 
 if __name__ == "__main__":
