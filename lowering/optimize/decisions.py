@@ -35,7 +35,7 @@ from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, broadcast_batc
 
 MMA_KINDS = tuple(INSTRUCTIONS.values())
 _STRATEGY_OF = {kind: strategy for strategy, kind in INSTRUCTIONS.items()}
-MODES = ("regs", "store", "accumulate")
+MODES = ("regs", "store", "accumulate", "global")
 Combine = Literal["sum", "max"]
 COMBINES: tuple[str, ...] = get_args(Combine)
 FINALIZE = ("", "scale", "rms")

@@ -167,10 +167,11 @@ class MatmulPlan:
     mode: str = "store"
     """'regs': accumulator in registers across the loop; 'store': result (or its fused
     elementwise epilogue) written to a tile; 'accumulate': combined into an accumulator
-    tile every iteration."""
+    tile every iteration; 'global': its epilogue computes a block output's operand and
+    stores it to device memory itself (`Planner._direct_outputs`)."""
     target: int = -1
     """The value whose tile the matmul writes (the result, an epilogue's end, or the
-    accumulator)."""
+    accumulator); in mode 'global', the block output's result."""
     combine: str = "sum"
     chain_next: int = -1
     """Op index of a matmul that takes this one's (epilogue) result as its A operand
@@ -326,8 +327,8 @@ class Plan:
         """Barriers outside the loop: around the loop-invariant tasks and between their
         phases, before the tasks after the loop and between theirs."""
         invariant = max((t.phase for t in self.invariant), default=-1) + 1
-        post = max((t.phase for t in self.post), default=0)
-        return (invariant + 1 if invariant else 0) + 1 + post
+        post = max((t.phase for t in self.post), default=-1) + 1
+        return (invariant + 1 if invariant else 0) + post
 
     def describe(self) -> str:
         lines = [
@@ -413,6 +414,7 @@ class Planner:
         self._find_online_chains()
         self._assign_tiles()
         self._build_tasks()
+        self._direct_outputs()
         self._hoist_invariant()
         self._schedule()
         self._allocate()
@@ -1089,6 +1091,57 @@ class Planner:
             (p.loop if in_loop else p.post).append(
                 Task("convert", twin, self._materialized([src]), (twin,))
             )
+
+    def _direct_outputs(self) -> None:
+        """A matmul that stores its epilogue once a block (a loop that runs once, or after
+        the loop), where nothing but a block output reads what it stores (through ops
+        computed where read), stores that output from its registers: no tile, no barrier
+        before the output, no pass that reads the tile back."""
+        p = self.plan
+        g = p.graph
+        once = p.post if p.loops > 1 else [*p.loop, *p.post]
+        # (a convert task's op is the value it writes: only tasks that write nothing)
+        outputs = {t.op: t for t in p.post if not t.writes and g.ops[t.op].kind in OUTPUTS}
+        written = {v for t in [*p.pre, *p.loop, *p.post] for v in t.writes}
+        for task in [t for t in once if t.op in p.matmuls]:
+            mm = p.matmuls[task.op]
+            if (
+                mm.mode != "store"
+                or mm.chain_next >= 0
+                or mm.parts[3] > 1
+                or mm.target in self.ldmatrix_values
+            ):
+                continue
+            shape = g.type_of(mm.target).shape
+            v = mm.target
+            while len(self.uses.get(v, [])) == 1:
+                i, op = self.uses[v][0]
+                if op.kind in OUTPUTS:
+                    out = outputs.get(i)
+                    if out is None:
+                        break
+                    # what else the output reads must be there before the matmul runs:
+                    # waiting for another task (the other product of silu(x W1) x W2)
+                    # would put the two products one after the other
+                    later = set(out.reads) - set(task.reads) - {mm.target}
+                    if not later & written:
+                        self._store_directly(mm, task, out)
+                        del outputs[i]
+                    break
+                nxt = self._result(i)
+                if nxt not in p.virtual or g.type_of(nxt).shape != shape:
+                    break
+                v = nxt
+
+    def _store_directly(self, mm: MatmulPlan, task: Task, out: Task) -> None:
+        p = self.plan
+        p.tiles.pop(mm.target, None)
+        p.virtual.add(mm.target)
+        p.post.remove(out)
+        reads = set(task.reads) | set(out.reads)
+        reads.discard(mm.target)
+        task.reads, task.writes = tuple(sorted(reads)), ()
+        mm.mode, mm.target = "global", self._result(out.op)
 
     def _rescale_in_registers(self, op: Op) -> bool:
         """Whether an accum_rescale's lanes can keep their elements and maxima in registers

@@ -63,8 +63,14 @@ class MatmulKernel(Protocol):
         plane: Int = 0,
         align: int | None = None,
     ) -> None: ...
+    def store_run(
+        self, v: int, coords: Sequence[Int], values: Sequence[SSAValue], plane: Int = 0
+    ) -> None: ...
     def write_result(
         self, mm: MatmulPlan, coords: list[Int], value: SSAValue, plane: Int
+    ) -> None: ...
+    def write_results(
+        self, mm: MatmulPlan, coords: list[Int], values: Sequence[SSAValue], plane: Int
     ) -> None: ...
     def for_each(
         self,

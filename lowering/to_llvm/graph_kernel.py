@@ -106,6 +106,8 @@ class KernelEmitter:
         self.iteration: Int = 0
         self.kept_outputs: set[int] = set()
         """Output ops whose tiles stay in shared memory for a joined graph (not stored)."""
+        self.output_windows: dict[int, tuple[SSAValue, Int, list[int]]] = {}
+        """Output op -> `_output_window`, for the matmul that stores it (mode 'global')."""
 
     @classmethod
     def within(
@@ -137,6 +139,7 @@ class KernelEmitter:
         self.stage_index = 0
         self.iteration = 0
         self.kept_outputs = set()
+        self.output_windows = {}
         self.tid, self.lane, self.warp = host.tid, host.lane, host.warp
         self.bid = bid
         self.smem = self.b.gep(host.smem, smem_offset)
@@ -262,6 +265,14 @@ class KernelEmitter:
         b = self.b
         ptr = self.smem_ptr(b.add(self.tile_base(v, plane), self.element_offset(t, coords)))
         b.store(b.from_f32(value, t.dtype), ptr, align or t.esize)
+
+    def store_run(
+        self, v: int, coords: Sequence[Int], values: Sequence[SSAValue], plane: Int = 0
+    ) -> None:
+        """Elements of tile `v` at `coords` and the columns after it, one a value."""
+        b = self.b
+        for e, x in enumerate(values):
+            self.store_tile(v, [*coords[:-1], b.add(coords[-1], e)], x, plane)
 
     def read_run(self, v: int, coords: Sequence[Int], m: int) -> list[SSAValue]:
         """m adjacent elements of tile `v` from `coords` on, as f32, by one wide load per
@@ -441,37 +452,51 @@ class KernelEmitter:
 
     # outputs --------------------------------------------------------------------------
 
+    def _output_window(self, index: int) -> tuple[SSAValue, Int, list[int]]:
+        """Block output op `index`: (its tensor's pointer, the element offset of this
+        block's tile, the tensor's strides by tile dim)."""
+        b = self.b
+        op = self.graph.ops[index]
+        out_index = self.graph.outputs.index(self._result(index))
+        gptr = self.params[len(self.graph.args) + out_index]
+        _, view_strides = op.layout(op.results[0].shape)
+        shape = self.graph.type_of(op.operands[0]).shape
+        omap = op.ints_attr("omap")
+        fstrides = list(view_strides)
+        base: Int = 0
+        for d, n in enumerate(shape):
+            off: Int = 0
+            for axis, parts in dim_factors(omap, self.plan.grid, REPLICATE, 1, d):
+                off = b.add(b.mul(off, parts), self.bid[axis])
+            base = b.add(base, b.mul(off, n * fstrides[d]))
+        return gptr, base, fstrides
+
+    def _output_element(
+        self, gptr: SSAValue, base: Int, fstrides: list[int], coords: Sequence[Int], esize: int
+    ) -> SSAValue:
+        b = self.b
+        goff: Int = base
+        for d, c in enumerate(coords):
+            goff = b.add(goff, b.mul(c, fstrides[d]))
+        return b.gep(gptr, b.mul(goff, esize))
+
     def _t_output(self, task: Task) -> None:
         if task.op in self.kept_outputs:
             return
         b = self.b
         op = self.graph.ops[task.op]
         src = op.operands[0]
-        out_index = self.graph.outputs.index(self._result(task.op))
-        gptr = self.params[len(self.graph.args) + out_index]
-        _, view_strides = op.layout(op.results[0].shape)
+        gptr, base, fstrides = self._output_window(task.op)
         dtype = op.results[0].dtype
         esize = DTYPE_BYTES[dtype]
         shape = self.graph.type_of(src).shape
-        omap = op.ints_attr("omap")
-        grid = self.plan.grid
-        fstrides = list(view_strides)
-        base: Int = 0
-        for d, n in enumerate(shape):
-            off: Int = 0
-            for axis, parts in dim_factors(omap, grid, REPLICATE, 1, d):
-                off = b.add(b.mul(off, parts), self.bid[axis])
-            base = b.add(base, b.mul(off, n * fstrides[d]))
         vec = self._vec(shape, [], [src])
         vec = math.gcd(vec, vector_width(contiguous_run(shape, fstrides), esize))
         galign = math.gcd(16, vec * esize)
 
         def body(coords: list[Int]) -> None:
             rd = self.reader()
-            goff: Int = base
-            for d, c in enumerate(coords):
-                goff = b.add(goff, b.mul(c, fstrides[d]))
-            gp = b.gep(gptr, b.mul(goff, esize))
+            gp = self._output_element(gptr, base, fstrides, coords, esize)
             for k in range(vec):
                 c = [*coords[:-1], b.add(coords[-1], k)]
                 x = rd.at(vec, k, coords[-1]).read(src, c)
@@ -910,6 +935,9 @@ class KernelEmitter:
 
     def _t_matmul(self, task: Task) -> None:
         mm = self.plan.matmuls[task.op]
+        if mm.mode == "global":  # where its elements go, computed where every warp runs
+            index = self.producer[mm.target][0]
+            self.output_windows[index] = self._output_window(index)
         if mm.wgmma:
             wgmma.WgmmaEmitter(self, mm).emit()
         elif mm.tensor_core:
@@ -951,6 +979,36 @@ class KernelEmitter:
         else:
             mma_sync.MmaEmitter(self, mm).materialize()
 
+    def write_results(
+        self, mm: MatmulPlan, coords: list[Int], values: Sequence[SSAValue], plane: Int
+    ) -> None:
+        """The matmul's elements at `coords` and the columns after it, one a value; the
+        first column is a multiple of their count (so a block output's run may be stored
+        as one wide store)."""
+        b = self.b
+        if mm.mode != "global":
+            for e, x in enumerate(values):
+                self.write_result(mm, [*coords[:-1], b.add(coords[-1], e)], x, plane)
+            return
+        index, out = self.producer[mm.target]
+        dtype = out.results[0].dtype
+        esize = DTYPE_BYTES[dtype]
+        gptr, base, fstrides = self.output_windows[index]
+        shape = self.graph.type_of(out.operands[0]).shape
+        # the run's first element's offset is a multiple of every block offset, every
+        # stride but the last, and the run's length (where the last dim is contiguous)
+        run = len(values) if fstrides[-1] == 1 else 1
+        whole = math.gcd(
+            run, *fstrides[:-1], *(n * f for n, f in zip(shape, fstrides, strict=True))
+        )
+        align = math.gcd(16, whole * esize)
+        gp = self._output_element(gptr, base, fstrides, coords, esize)
+        for e, x in enumerate(values):
+            c = [*coords[:-1], b.add(coords[-1], e)]
+            y = self.reader({mm.result: x}).read(out.operands[0], c)
+            step = e * fstrides[-1] * esize
+            b.store(b.from_f32(y, dtype), b.gep(gp, step), math.gcd(align, step) if e else align)
+
     def write_result(self, mm: MatmulPlan, coords: list[Int], value: SSAValue, plane: Int) -> None:
         """The matmul's element at `coords` (of its result): through the fused epilogue to
         its target tile, stored or combined into the accumulator."""
@@ -959,6 +1017,9 @@ class KernelEmitter:
             self.store_tile(mm.target, coords, value, plane)
             return
         rd = self.reader({mm.result: value})
+        if mm.mode == "global":
+            self.write_results(mm, coords, [value], plane)
+            return
         if mm.mode == "store":
             x = value
             if mm.target != mm.result:

@@ -181,8 +181,11 @@ class MmaEmitter:
         ntiles: list[Int],
         slots: SSAValue,
         first: int,
-        write: Callable[[list[Int], SSAValue], None],
+        write: Callable[[list[Int], list[SSAValue]], None],
     ) -> None:
+        """write(coords, values) for each run of adjacent elements of this thread's
+        accumulator tiles (the pair of columns an m16n8 fragment row holds), rows and
+        columns past m and n dropped."""
         b = self.b
         lane = self.k.lane
         mm = self.mm
@@ -191,15 +194,17 @@ class MmaEmitter:
                 base = first + (i * len(ntiles) + j) * 4
                 for h in range(2):
                     row = b.add(b.add(b.mul(mtile, 16), b.lshr(lane, 2)), 8 * h)
+                    col = b.add(b.mul(ntile, 8), b.mul(b.and_(lane, 3), 2))
+                    pair = [b.load(f32, b.slot(slots, base + 2 * h + e, f32), 4) for e in (0, 1)]
+                    row_ok = b.icmp("ult", row, mm.m) if mm.m % 16 else True
+                    if mm.n % 8 == 0:  # both columns of the pair or neither
+                        with b.if_(row_ok):
+                            write([*batch, row, col], pair)
+                        continue
                     for e in range(2):
-                        col = b.add(b.add(b.mul(ntile, 8), b.mul(b.and_(lane, 3), 2)), e)
-                        ok = b.and1(
-                            b.icmp("ult", row, mm.m) if mm.m % 16 else True,
-                            b.icmp("ult", col, mm.n) if mm.n % 8 else True,
-                        )
-                        x = b.load(f32, b.slot(slots, base + 2 * h + e, f32), 4)
-                        with b.if_(ok):
-                            write([*batch, row, col], x)
+                        c = b.add(col, e)
+                        with b.if_(b.and1(row_ok, b.icmp("ult", c, mm.n))):
+                            write([*batch, row, c], pair[e : e + 1])
 
     def emit(self) -> None:
         b = self.b
@@ -234,7 +239,7 @@ class MmaEmitter:
                             ntiles,
                             slots,
                             0,
-                            lambda c, x: self.k.write_result(mm, c, x, self.wk),
+                            lambda c, xs: self.k.write_results(mm, c, xs, self.wk),
                         )
 
     def chain(self) -> None:
@@ -361,7 +366,7 @@ class MmaEmitter:
                     ntiles,
                     slots,
                     ib * self.mt * self.nt * 4,
-                    lambda c, x: self.k.store_tile(mm.target, c, x, self.wk),
+                    lambda c, xs: self.k.store_run(mm.target, c, xs, self.wk),
                 )
 
 

@@ -233,6 +233,15 @@ def epilogue_copies(k: KernelEmitter) -> None:
     k.b.barrier()
 
 
+def after_loop(k: KernelEmitter) -> None:
+    """The tasks after the loop, behind a barrier (they read what other threads wrote, and
+    epilogue copies may reuse the loop's tiles); none where nothing follows the loop."""
+    if k.plan.post or k.plan.epilogue:
+        k.b.barrier()
+    epilogue_copies(k)
+    k.run_phases(k.plan.post)
+
+
 def emit_body(k: KernelEmitter) -> None:
     """The kernel body as the plan's load strategy orders it."""
     if k.plan.loads == TMA:
@@ -273,11 +282,11 @@ def _emit_cp_async(k: KernelEmitter) -> None:
         _cp_async_loop(k)
     if p.loop or p.loops > 1 or p.epilogue:
         b.emit(nvvm.CpAsyncWaitGroupOp(0))
-        b.barrier()
-    # else: an empty loop that runs once (a kernel of elementwise ops) already waited for
-    # its copies, with the barrier after them
-    epilogue_copies(k)
-    k.run_phases(p.post)
+        after_loop(k)
+    else:
+        # an empty loop that runs once (a kernel of elementwise ops) already waited for
+        # its copies, with the barrier after them
+        k.run_phases(p.post)
 
 
 def overlapped_chain(p: Plan) -> Task | None:
@@ -392,9 +401,7 @@ def _emit_bulk_rows(k: KernelEmitter) -> None:
         with b.if_(b.icmp("slt", ahead, p.loops)):
             _issue_rows(k, ahead, b.urem(ahead, stages))
         k.run_phases(p.loop)
-    b.barrier()
-    epilogue_copies(k)
-    k.run_phases(p.post)
+    after_loop(k)
 
 
 def _issue_rows(k: KernelEmitter, iteration: Int, slot: Int) -> None:
@@ -547,15 +554,14 @@ def _consume(k: KernelEmitter) -> None:
                 b.barrier()
             k.run_phases(p.loop)
             release(i)
-    b.barrier()
-    epilogue_copies(k)
-    k.run_phases(p.post)
+    after_loop(k)
 
 
 __all__ = [
     "CONSUMER_BARRIER",
     "ConsumerBuilder",
     "KernelEmitter",
+    "after_loop",
     "align_shared_base",
     "builder_for",
     "cp_async_copy",

@@ -162,11 +162,11 @@ class WgmmaEmitter:
         mtile: Int,
         n0: Int,
         values: Callable[[int], SSAValue],
-        write: Callable[[list[Int], SSAValue], None],
+        write: Callable[[list[Int], list[SSAValue]], None],
     ) -> None:
-        """write(coords, x) for each accumulator element of this thread, values(e) the
-        e-th of the instruction's registers; rows past m (padding of the m64 tile) are
-        dropped."""
+        """write(coords, pair) for each pair of adjacent accumulator elements of this
+        thread (values(e) the e-th of the instruction's registers); rows past m (padding
+        of the m64 tile) are dropped."""
         b = self.b
         mm = self.mm
         lane = self.k.lane
@@ -175,11 +175,10 @@ class WgmmaEmitter:
             for h in range(2):
                 row = b.add(b.add(b.mul(m16, 16), b.lshr(lane, 2)), 8 * h)
                 ok = b.icmp("ult", row, mm.m) if mm.m % matmul_plan.WGMMA_M else True
-                for e in range(2):
-                    col = b.add(b.add(n0, 8 * j), b.add(b.mul(b.and_(lane, 3), 2), e))
-                    x = values(4 * j + 2 * h + e)
-                    with b.if_(ok):
-                        write([*batch, row, col], x)
+                col = b.add(b.add(n0, 8 * j), b.mul(b.and_(lane, 3), 2))
+                pair = [values(4 * j + 2 * h + e) for e in (0, 1)]
+                with b.if_(ok):
+                    write([*batch, row, col], pair)
 
     # --- tasks ------------------------------------------------------------------------------
 
@@ -220,7 +219,7 @@ class WgmmaEmitter:
                             self._mtile(i),
                             self._n0(c),
                             lambda e, done=done: done[e],
-                            lambda coords, x: self.k.write_result(mm, coords, x, 0),
+                            lambda coords, xs: self.k.write_results(mm, coords, xs, 0),
                         )
 
     def chain(self) -> None:
@@ -453,7 +452,7 @@ class WgmmaEmitter:
                             self._mtile(i),
                             self._n0(c),
                             value,
-                            lambda coords, x: self.k.store_tile(mm.target, coords, x),
+                            lambda coords, xs: self.k.store_run(mm.target, coords, xs),
                         )
 
 

@@ -63,6 +63,10 @@ CASES = [
     (DATA / "split_pairs.mlir", "split4_tma", 0.5),
     (DATA / "split_pairs.mlir", "split4_once", 0.5),
     (DATA / "split_pairs.mlir", "split4_tall", 0.5),
+    (DATA / "direct_outputs.mlir", "lora_ragged", 0.5),
+    (DATA / "direct_outputs.mlir", "scaled_narrow", 1.0),
+    (DATA / "direct_outputs.mlir", "biased_rows64", 0.5),
+    (DATA / "direct_outputs.mlir", "gated_once", 0.5),
 ]
 
 PAIRS = [
@@ -97,6 +101,12 @@ def test_lowered_function_matches_float64(path: Path, func: str, scale: float) -
 @pytest.mark.parametrize("func", ONLINE)
 def test_online_chain_on_mma_sync_matches_float64(func: str) -> None:
     _check(DATA / "online_chain.mlir", func, 0.5, "mma-sync")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("func", ["lora_ragged", "biased_rows64"])
+def test_outputs_stored_from_wgmma_registers_match_float64(func: str) -> None:
+    _check(DATA / "direct_outputs.mlir", func, 0.5, "wgmma")
 
 
 @pytest.mark.gpu

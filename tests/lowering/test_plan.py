@@ -294,11 +294,41 @@ def test_a_matmul_of_a_loop_run_once_stores_its_epilogue() -> None:
     (op,) = _graph_ops(DATA / "norms.mlir", "norm_in_epilogue")
     plan = _plan(op)
     (mm,) = plan.matmuls.values()
-    assert mm.mode == "store" and _value_kind(plan.graph, mm.target) == "add"
+    # the epilogue's add is the block's output: stored from the registers, no tile of it
+    assert mm.mode == "global" and _value_kind(plan.graph, mm.target) == "output"
+    assert not plan.post and not any(_value_kind(plan.graph, v) == "add" for v in plan.tiles)
     (norm,) = plan.norm_scales
     (task,) = [t for t in plan.loop if t.kind == "matmul"]
     assert plan.norm_scales[norm] in task.reads  # the epilogue scales the norm's rows
     assert not plan.pre  # nothing to zero
+
+
+def test_a_matmul_stores_a_block_output_from_its_registers() -> None:
+    """LoRA's form: x W and x A are read by the last product (x A B), whose epilogue adds
+    x W; that sum is read by nothing but the output, so the last matmul stores the output
+    itself: no tile of the sum, no task or barrier after the loop."""
+    (op,) = _graph_ops(DATA / "direct_outputs.mlir", "lora_ragged")
+    plan = _plan(op)
+    graph = plan.graph
+    modes = {_value_kind(graph, mm.target): mm.mode for mm in plan.matmuls.values()}
+    assert modes == {"matmul": "store", "output": "global"}
+    assert not plan.post and plan.barriers_outside == 0
+    assert not any(_value_kind(graph, v) in ("add", "accum_sum") for v in plan.tiles)
+    (last,) = [t for t in plan.loop if plan.matmuls[t.op].mode == "global"]
+    assert last.writes == () and last.phase == 1
+    # the same program in a loop of two steps: the sum accumulates, the output waits
+    assert op.body is not None
+    looped = plan_graph_op(op.body, op.ints_attr("grid"), op.ints_attr("block"), 2)
+    assert all(mm.mode != "global" for mm in looped.matmuls.values())
+    assert [t.kind for t in looped.post][-1] == "output"
+
+
+def test_two_products_an_output_joins_keep_their_tiles() -> None:
+    (op,) = _graph_ops(DATA / "direct_outputs.mlir", "gated_once")
+    plan = _plan(op)
+    assert {mm.mode for mm in plan.matmuls.values()} == {"store"}
+    assert {t.phase for t in plan.loop} == {0}  # the two products side by side
+    assert [t.kind for t in plan.post] == ["output"]
 
 
 def test_a_combine_keeps_its_rescaled_accumulators_in_registers() -> None:

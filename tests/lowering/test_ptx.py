@@ -219,6 +219,36 @@ def test_an_epilogue_operand_is_copied_after_the_loop(arch: str, loads: str | No
 
 
 @needs_ptxas
+@pytest.mark.parametrize(
+    ("func", "matmuls", "absent"),
+    [
+        # f16 pairs of columns: one 32-bit store each, never 16 bits alone
+        ("lora_ragged", "auto", "st.global.b16"),
+        ("lora_ragged", "wgmma", "st.global.b16"),
+        ("biased_rows64", "wgmma", "st.global.b16"),
+        ("biased_rows64", "auto", "st.global.b16"),
+        # a ragged n8 tile: each f32 alone, behind its column's guard
+        ("scaled_narrow", "auto", "st.global.v2"),
+    ],
+)
+def test_a_block_output_is_stored_from_the_matmul_registers(
+    func: str, matmuls: str, absent: str
+) -> None:
+    program = compile_function(
+        get_func(parse_module((DATA / "direct_outputs.mlir").read_text()), func),
+        "sm_90a",
+        matmuls=matmuls,
+    )
+    _assembles(program)
+    ptx = program.ptx
+    last = max(ptx.rfind("mma.sync.aligned"), ptx.rfind("wgmma.wait_group"))
+    after = ptx[last:]
+    # after the last product: no barrier, nothing written to shared memory, the stores
+    assert "bar.sync" not in after and "st.shared" not in after
+    assert "st.global.b32" in after and absent not in after
+
+
+@needs_ptxas
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
 @pytest.mark.parametrize("func", ["nn_linear_bias", "gpt2_fc"])
 def test_searched_linear_bias_kernels_assemble(func: str, arch: str) -> None:

@@ -2,15 +2,14 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 // RUN: mirage-opt %s -p 'superoptimize{time-budget=60 workers=1}' | mirage-opt -p 'superoptimize{time-budget=60 workers=1}' 2>&1 | FileCheck %s --check-prefix=AGAIN
 
-// RMSNorm then a matmul whose rows are too long to normalize first: one kernel that runs the
-// matmul over the loop and divides by the accumulated root mean square after it (its
-// accumulator, or the row sums of squares beside the product).
+// RMSNorm then a matmul: one kernel that divides the product by the root mean square of
+// the row (its accumulator, or the row sums of squares beside the product), after a loop
+// over k or, in a loop of one step, in the product's epilogue.
 // CHECK-LABEL: func.func @rmsnorm_linear
 // CHECK-NEXT:    kernel.graph
 // CHECK:           block.for_loop
 // CHECK-DAG:         {{block.accum_rms_last|block.reduce_sum}}
 // CHECK-DAG:         block.matmul
-// CHECK:           block.yield
 // CHECK:         {{block.div|thread.div}}
 // CHECK:         block.output
 // CHECK-NOT:   kernel.rms_norm
