@@ -269,10 +269,13 @@ class KernelEmitter:
     def store_run(
         self, v: int, coords: Sequence[Int], values: Sequence[SSAValue], plane: Int = 0
     ) -> None:
-        """Elements of tile `v` at `coords` and the columns after it, one a value."""
+        """Elements of tile `v` at `coords` and the columns after it, one a value; the
+        first column is a multiple of their count (what the stores' alignment says)."""
         b = self.b
+        t = self.tile(v)
         for e, x in enumerate(values):
-            self.store_tile(v, [*coords[:-1], b.add(coords[-1], e)], x, plane)
+            align = self.hint_align(t, (len(values), e))
+            self.store_tile(v, [*coords[:-1], b.add(coords[-1], e)], x, plane, align)
 
     def read_run(self, v: int, coords: Sequence[Int], m: int) -> list[SSAValue]:
         """m adjacent elements of tile `v` from `coords` on, as f32, by one wide load per
