@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -106,7 +107,7 @@ class KernelEmitter:
         self.iteration: Int = 0
         self.kept_outputs: set[int] = set()
         """Output ops whose tiles stay in shared memory for a joined graph (not stored)."""
-        self.output_windows: dict[int, tuple[SSAValue, Int, list[int]]] = {}
+        self.output_windows: dict[int, _OutputWindow] = {}
         """Output op -> `_output_window`, for the matmul that stores it (mode 'global')."""
 
     @classmethod
@@ -455,9 +456,8 @@ class KernelEmitter:
 
     # outputs --------------------------------------------------------------------------
 
-    def _output_window(self, index: int) -> tuple[SSAValue, Int, list[int]]:
-        """Block output op `index`: (its tensor's pointer, the element offset of this
-        block's tile, the tensor's strides by tile dim)."""
+    def _output_window(self, index: int) -> _OutputWindow:
+        """Where block output op `index` writes this block's tile."""
         b = self.b
         op = self.graph.ops[index]
         out_index = self.graph.outputs.index(self._result(index))
@@ -472,7 +472,8 @@ class KernelEmitter:
             for axis, parts in dim_factors(omap, self.plan.grid, REPLICATE, 1, d):
                 off = b.add(b.mul(off, parts), self.bid[axis])
             base = b.add(base, b.mul(off, n * fstrides[d]))
-        return gptr, base, fstrides
+        multiple = math.gcd(*fstrides[:-1], *(n * f for n, f in zip(shape, fstrides, strict=True)))
+        return _OutputWindow(gptr, base, fstrides, multiple)
 
     def _output_element(
         self, gptr: SSAValue, base: Int, fstrides: list[int], coords: Sequence[Int], esize: int
@@ -489,7 +490,7 @@ class KernelEmitter:
         b = self.b
         op = self.graph.ops[task.op]
         src = op.operands[0]
-        gptr, base, fstrides = self._output_window(task.op)
+        gptr, base, fstrides, _ = self._output_window(task.op)
         dtype = op.results[0].dtype
         esize = DTYPE_BYTES[dtype]
         shape = self.graph.type_of(src).shape
@@ -996,15 +997,11 @@ class KernelEmitter:
         index, out = self.producer[mm.target]
         dtype = out.results[0].dtype
         esize = DTYPE_BYTES[dtype]
-        gptr, base, fstrides = self.output_windows[index]
-        shape = self.graph.type_of(out.operands[0]).shape
-        # the run's first element's offset is a multiple of every block offset, every
-        # stride but the last, and the run's length (where the last dim is contiguous)
+        gptr, base, fstrides, multiple = self.output_windows[index]
+        # the run's first offset: the window's multiple and, along a contiguous last dim,
+        # the run's length
         run = len(values) if fstrides[-1] == 1 else 1
-        whole = math.gcd(
-            run, *fstrides[:-1], *(n * f for n, f in zip(shape, fstrides, strict=True))
-        )
-        align = math.gcd(16, whole * esize)
+        align = math.gcd(16, math.gcd(run, multiple) * esize)
         gp = self._output_element(gptr, base, fstrides, coords, esize)
         for e, x in enumerate(values):
             c = [*coords[:-1], b.add(coords[-1], e)]
@@ -1019,10 +1016,10 @@ class KernelEmitter:
         if mm.mode == "regs":
             self.store_tile(mm.target, coords, value, plane)
             return
-        rd = self.reader({mm.result: value})
         if mm.mode == "global":
             self.write_results(mm, coords, [value], plane)
             return
+        rd = self.reader({mm.result: value})
         if mm.mode == "store":
             x = value
             if mm.target != mm.result:
@@ -1037,6 +1034,19 @@ class KernelEmitter:
         old = self.load_tile(mm.target, coords, plane)
         new = b.fadd(old, x) if mm.combine == "sum" else b.fmax(old, x)
         self.store_tile(mm.target, coords, new, plane)
+
+
+class _OutputWindow(NamedTuple):
+    """Where a block output writes this block's tile."""
+
+    gptr: SSAValue
+    """The output tensor."""
+    base: Int
+    """Element offset of this block's tile."""
+    strides: list[int]
+    """The tensor's strides, by tile dim."""
+    multiple: int
+    """What every element's offset is a multiple of, but for its last coordinate's part."""
 
 
 class _Reader:
