@@ -5,8 +5,8 @@
 Copy-only kernels shaped as the found LoRA kernel's loads (benchmarks/found/lora.mlir: 128
 blocks of 128 threads, each copying its 256 x 32 slab of W and the 16 KB of x and A that
 every block reads, by 16-byte cp.async into shared memory, one wait, one store a block),
-beside variants (contiguous slabs, no shared operands, 64 wider blocks) and an empty
-launch. Timed by the runtime's method (docs/MEASURING.md): CUDA-graph replays, W rotated
+beside variants (the slab's rows padded in shared memory as LoRA's tile pads them,
+contiguous slabs, no shared operands, 64 wider blocks) and an empty launch. Timed by the runtime's method (docs/MEASURING.md): CUDA-graph replays, W rotated
 over copies that span three L2s. The gap between these and the LoRA kernel is what its
 matmuls, barriers and store take. Needs CuPy (it compiles the kernels with NVRTC) and one GPU.
 """
@@ -41,15 +41,15 @@ __device__ __forceinline__ void cpa(uint4* dst, const uint4* src) {
 }
 extern "C" __global__ void slab(
     const uint4* __restrict__ w, const uint4* __restrict__ xa, float* out,
-    int row_vec, int cols_vec, int rows, int shared_vec, int shared_first) {
+    int row_vec, int cols_vec, int rows, int shared_vec, int shared_first, int pitch_vec) {
   __shared__ uint4 buf[3072];
   int b = blockIdx.x, t = threadIdx.x;
-  int n = rows * cols_vec;
+  int n = rows * pitch_vec;
   if (shared_first)
     for (int i = t; i < shared_vec; i += blockDim.x) cpa(&buf[n + i], &xa[i]);
-  for (int i = t; i < n; i += blockDim.x) {
+  for (int i = t; i < rows * cols_vec; i += blockDim.x) {
     int r = i / cols_vec, c = i % cols_vec;
-    cpa(&buf[i], &w[(size_t)r * row_vec + b * cols_vec + c]);
+    cpa(&buf[r * pitch_vec + c], &w[(size_t)r * row_vec + b * cols_vec + c]);
   }
   if (!shared_first)
     for (int i = t; i < shared_vec; i += blockDim.x) cpa(&buf[n + i], &xa[i]);
@@ -107,16 +107,19 @@ def main() -> None:
 
     cases: dict[str, Callable[[int], None]] = {
         "its 256 x 32 slab of W and x, A (as LoRA's kernel)": lambda i: slab(
-            (128,), (128,), args(i, i32(512), i32(4), i32(256), i32(1024), i32(0))
+            (128,), (128,), args(i, i32(512), i32(4), i32(256), i32(1024), i32(0), i32(4))
+        ),
+        "its slab in rows padded to 80 bytes (as LoRA's tile), x, A": lambda i: slab(
+            (128,), (128,), args(i, i32(512), i32(4), i32(256), i32(1024), i32(0), i32(5))
         ),
         "x, A first, then its slab": lambda i: slab(
-            (128,), (128,), args(i, i32(512), i32(4), i32(256), i32(1024), i32(1))
+            (128,), (128,), args(i, i32(512), i32(4), i32(256), i32(1024), i32(1), i32(4))
         ),
         "its slab only": lambda i: slab(
-            (128,), (128,), args(i, i32(512), i32(4), i32(256), i32(0), i32(0))
+            (128,), (128,), args(i, i32(512), i32(4), i32(256), i32(0), i32(0), i32(4))
         ),
         "a 256 x 64 slab and x, A (64 blocks)": lambda i: slab(
-            (64,), (128,), args(i, i32(512), i32(8), i32(256), i32(1024), i32(0))
+            (64,), (128,), args(i, i32(512), i32(8), i32(256), i32(1024), i32(0), i32(8))
         ),
         "a contiguous 16 KB of W and x, A": lambda i: contig(
             (128,), (128,), args(i, i32(1024), i32(1024))
