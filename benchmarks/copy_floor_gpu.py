@@ -6,9 +6,11 @@ Copy-only kernels shaped as the found LoRA kernel's loads (benchmarks/found/lora
 blocks of 128 threads, each copying its 256 x 32 slab of W and the 16 KB of x and A that
 every block reads, by 16-byte cp.async into shared memory, one wait, one store a block),
 beside variants (the slab's rows padded in shared memory as LoRA's tile pads them,
-contiguous slabs, no shared operands, 64 wider blocks) and an empty launch. Timed by the runtime's method (docs/MEASURING.md): CUDA-graph replays, W rotated
-over copies that span three L2s. The gap between these and the LoRA kernel is what its
-matmuls, barriers and store take. Needs CuPy (it compiles the kernels with NVRTC) and one GPU.
+contiguous slabs, no shared operands, 64 wider blocks) and an empty launch. Timed by the
+runtime's method (docs/MEASURING.md): CUDA-graph replays, W rotated over copies that span
+three L2s. Beside `cut_gpu.py`'s "copies only" cut of the LoRA kernel, these say what the
+same bytes cost in that pattern with nothing else in the kernel. Needs CuPy (it compiles
+the kernels with NVRTC) and one GPU.
 """
 
 from __future__ import annotations
