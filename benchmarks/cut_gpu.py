@@ -41,18 +41,16 @@ class CutError(Exception):
 def cut(ptx: str, what: str) -> str:
     """The PTX of one kernel with its copies dropped (`no copies`) or with everything after
     the barrier that follows the copies' first wait dropped (`copies only`)."""
-    lines = ptx.split("\n")
     if what == "as built":
         return ptx
     for needle in UNCUTTABLE:
         if needle in ptx:
             raise CutError(f"the kernel uses {needle}: a cut would leave its waits unsignalled")
-    copies = [i for i, line in enumerate(lines) if CP_ASYNC.match(line)]
-    if not copies:
+    lines = ptx.split("\n")
+    if not any(CP_ASYNC.match(line) for line in lines):
         raise CutError("the kernel has no cp.async copy to cut")
     if what == "no copies":
-        dropped = set(copies)
-        return "\n".join(line for i, line in enumerate(lines) if i not in dropped)
+        return "\n".join(line for line in lines if not CP_ASYNC.match(line))
     if what == "copies only":
         wait = next((i for i, line in enumerate(lines) if WAIT.match(line)), None)
         if wait is None:
@@ -60,10 +58,8 @@ def cut(ptx: str, what: str) -> str:
         bar = next((i for i in range(wait, len(lines)) if BARRIER.match(lines[i])), None)
         if bar is None:
             raise CutError("no barrier follows the copies' wait")
-        indent = re.match(r"\s*", lines[bar])
-        return "\n".join(
-            [*lines[: bar + 1], f"{indent.group(0) if indent else ''}ret;", *lines[bar + 1 :]]
-        )
+        indent = lines[bar][: len(lines[bar]) - len(lines[bar].lstrip())]
+        return "\n".join([*lines[: bar + 1], f"{indent}ret;", *lines[bar + 1 :]])
     raise CutError(f"unknown cut {what!r}; expected one of {', '.join(VARIANTS)}")
 
 
