@@ -28,7 +28,7 @@ from xdsl.utils.exceptions import VerifyException
 from mirage.dialects.hardware import target_for
 from mirage.dialects.ugraph.convert import dtype_name
 from mirage.dialects.ugraph.graph import Graph, Op
-from mirage.lowering.optimize.layout import SWIZZLE_BYTES, Tile
+from mirage.lowering.optimize.layout import SWIZZLES, Tile
 from mirage.lowering.optimize.load_plan import LOADS, TMA_DTYPES, TensorMapPlan
 from mirage.lowering.optimize.matmul_plan import INSTRUCTIONS, WGMMA
 from mirage.lowering.optimize.plan import MatmulPlan, Plan, Task, broadcast_batch
@@ -139,9 +139,9 @@ class TileAttr(ParametrizedAttribute):
         _one_of("tile finalize", self.finalize.data, FINALIZE)
         if not self.shape.data or any(d.data < 1 for d in self.shape.data):
             raise VerifyException("a tile's shape must have positive extents")
-        if self.swizzle.data not in (0, SWIZZLE_BYTES):
+        if self.swizzle.data not in (0, *SWIZZLES):
             raise VerifyException(
-                f"a tile's swizzle must be 0 or {SWIZZLE_BYTES}, got {self.swizzle.data}"
+                f"a tile's swizzle must be 0, 32, 64 or 128, got {self.swizzle.data}"
             )
         if self.transposed.data not in (0, 1):
             raise VerifyException(
@@ -572,7 +572,7 @@ class TensorMapAttr(ParametrizedAttribute):
                 f"a tensor map's row stride must be a multiple of 16 bytes, got "
                 f"{self.row_stride.data}"
             )
-        if self.swizzle.data not in (0, 32, 64, SWIZZLE_BYTES):
+        if self.swizzle.data not in (0, *SWIZZLES):
             raise VerifyException(
                 f"tensor map swizzle must be 0, 32, 64 or 128, got {self.swizzle.data}"
             )

@@ -1,8 +1,15 @@
-"""Shared-memory tile layouts: row-major with a padded row pitch.
+"""Shared-memory tile layouts: row-major with a padded row pitch, or swizzled.
 
 A tile that tensor cores read through ldmatrix is read as 8 rows of 16 bytes at a time;
 those 8 rows fall in 8 distinct groups of 4 banks exactly when the pitch, in 16-byte
 units, is odd. Tiles filled by 16-byte copies need rows that start 16-byte aligned.
+
+Padding costs the copies that fill a tile of short rows: 8 threads' 16-byte stores that
+cover two 64-byte rows (or four 32-byte ones) at an odd pitch meet in one bank group.
+Such tiles are swizzled instead: rows of S = 32, 64 or 128 bytes one after the other, the
+16-byte chunk index XOR bits 7 and up of the row's offset (S / 16 values of them), which
+is the layout the tensor-map copies write for each S. Every 8 consecutive rows then read
+one chunk column in 8 distinct bank groups, and the copies' stores stay contiguous.
 """
 
 from __future__ import annotations
@@ -14,9 +21,12 @@ from mirage.dialects.ugraph.graph import DTYPE_BYTES
 
 ALIGN = 16
 SWIZZLE_BYTES = 128
-"""Row bytes of a panel of a swizzled tile."""
+"""Row bytes of a panel of the widest swizzle (tensor maps and wgmma descriptors use it)."""
+SWIZZLES = (32, 64, SWIZZLE_BYTES)
+"""The swizzles a tile may take: its panels' row bytes."""
 SWIZZLE_ATOM = 1024
-"""8 rows of 128 bytes: the period of the 128-byte swizzle, and its alignment."""
+"""The period of every swizzle (8 rows of 128 bytes, 16 of 64, 32 of 32), and its
+alignment."""
 
 
 def align_up(n: int, a: int = ALIGN) -> int:
@@ -50,8 +60,8 @@ class Tile:
     """Applied when read: ('scale', c, eps) gives c x + eps, ('rms', c, eps) sqrt(c x + eps)."""
     offset: int = -1
     swizzle: int = 0
-    """128: column panels of 128-byte rows, 16-byte chunks swizzled (see above); 0: rows
-    `pitch` elements apart."""
+    """32, 64 or 128: column panels of rows of that many bytes, 16-byte chunks swizzled
+    (see above); 0: rows `pitch` elements apart."""
     transposed: bool = False
     """The last two dims swap places in shared memory: element (..., i, j) sits at
     j * pitch + i. The tile of a transposed view (an `nn.Linear` weight read as its
@@ -96,18 +106,18 @@ class Tile:
     @property
     def panel_elems(self) -> int:
         """Elements of a row of one panel of a swizzled tile."""
-        return SWIZZLE_BYTES // self.esize
+        return self.swizzle // self.esize
 
     @property
     def panels(self) -> int:
         """Column panels of a swizzled tile; a last one that the rows do not fill keeps its
-        whole 128 bytes a row (a wgmma operand of fewer columns)."""
+        whole swizzle width a row (a wgmma operand of fewer columns)."""
         return math.ceil(self.shape[-1] / self.panel_elems) if self.swizzle else 1
 
     @property
     def panel_bytes(self) -> int:
         """Bytes from one panel of a swizzled tile to the next (whole swizzle atoms)."""
-        return align_up(self.rows * SWIZZLE_BYTES, SWIZZLE_ATOM)
+        return align_up(self.rows * self.swizzle, SWIZZLE_ATOM)
 
     @property
     def alignment(self) -> int:

@@ -207,7 +207,7 @@ def tensor_maps(
 def stage_bytes(streamed: list[int], tiles: dict[int, Tile]) -> int:
     """Bytes the TMA unit writes per stage: every box of every streamed tile (what the full
     mbarrier expects; boxes count whole even where they leave the tensor)."""
-    return sum(tiles[v].panels * tiles[v].rows * SWIZZLE_BYTES for v in streamed)
+    return sum(tiles[v].panels * tiles[v].rows * tiles[v].swizzle for v in streamed)
 
 
 def depth_candidates(loads: str, loops: int, per_iteration: int, in_flight: int, cap: int) -> int:

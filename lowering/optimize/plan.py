@@ -45,7 +45,15 @@ from mirage.dialects.opkinds import (
 from mirage.dialects.ugraph.graph import ACCUMULATOR_KINDS as ACCUMULATOR_KINDS_TUPLE
 from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize import load_plan, matmul_plan
-from mirage.lowering.optimize.layout import ALIGN, SWIZZLE_BYTES, Tile, align_up, row_pitch
+from mirage.lowering.optimize.layout import (
+    ALIGN,
+    SWIZZLE_ATOM,
+    SWIZZLE_BYTES,
+    SWIZZLES,
+    Tile,
+    align_up,
+    row_pitch,
+)
 
 ELEMENTWISE_CLASS = FUSED
 ACCUMULATOR_KINDS = frozenset(ACCUMULATOR_KINDS_TUPLE)
@@ -903,6 +911,7 @@ class Planner:
                     t.pitch = t.panel_elems
                     t.__post_init__()
         self._transpose_viewed_operands()
+        self._swizzle_short_rows()
         in_registers = {mm.target for mm in p.matmuls.values() if mm.chain_prev >= 0}
         in_registers |= {mm.rowsum for mm in p.matmuls.values() if mm.rowmax >= 0}
         for i, op in enumerate(g.ops):
@@ -945,6 +954,25 @@ class Planner:
                 continue
             t.transposed = True
             t.pitch = row_pitch(t.shape[-2], t.dtype, ldmatrix=True)
+            t.__post_init__()
+
+    def _swizzle_short_rows(self) -> None:
+        """A tile that ldmatrix reads, with rows of 32 or 64 bytes, is swizzled at its row
+        width instead of padded: at an odd pitch, the 16-byte stores that fill it meet in
+        one bank group twice per 8 threads (see layout). Only whole swizzle atoms of rows,
+        so that the layout costs no shared memory beyond the atom alignment."""
+        p = self.plan
+        for v in sorted(self.ldmatrix_values):
+            t = p.tiles.get(v)
+            if t is None or t.swizzle or t.transposed or len(t.shape) < 2:
+                continue
+            row_bytes = t.shape[-1] * t.esize
+            if row_bytes not in SWIZZLES or row_bytes == SWIZZLE_BYTES:
+                continue
+            if (t.rows * row_bytes) % SWIZZLE_ATOM:
+                continue
+            t.swizzle = row_bytes
+            t.pitch = t.panel_elems
             t.__post_init__()
 
     def _wgmma_parts(self, mm: MatmulPlan) -> None:

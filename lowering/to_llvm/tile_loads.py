@@ -122,13 +122,17 @@ def _coords(b: Builder, linear: Int, shape: tuple[int, ...] | list[int]) -> list
 
 def swizzled_offset(b: Builder, t: Tile, row: Int, col: Int) -> Int:
     """Byte offset of element (row, col) in one stage of swizzled tile `t`: its panel, its
-    128-byte row there, and the 16-byte chunk XOR the row's index within its atom of 8."""
+    row there (`t.swizzle` bytes), and the 16-byte chunk XOR the bits of the row's offset
+    from 128 up (as many as a row has chunks)."""
+    s = t.swizzle
     shift = int(math.log2(t.esize))
     byte = b.shl(col, shift) if shift else col
-    panel = b.lshr(byte, 7)
-    within = b.and_(byte, SWIZZLE_BYTES - 1)
-    chunk = b.xor(b.lshr(within, 4), b.and_(row, 7))
-    off = b.add(b.mul(panel, t.panel_bytes), b.mul(row, SWIZZLE_BYTES))
+    panel = b.lshr(byte, int(math.log2(s)))
+    within = b.and_(byte, s - 1)
+    rows_per_128 = SWIZZLE_BYTES // s
+    bits = b.lshr(row, int(math.log2(rows_per_128))) if rows_per_128 > 1 else row
+    chunk = b.xor(b.lshr(within, 4), b.and_(bits, s // 16 - 1))
+    off = b.add(b.mul(panel, t.panel_bytes), b.mul(row, s))
     return b.add(off, b.add(b.shl(chunk, 4), b.and_(within, 15)))
 
 
@@ -500,7 +504,7 @@ def _produce(k: KernelEmitter) -> None:
             for panel in range(t.panels):
                 x = b.v(b.add(col0, panel * t.panel_elems))
                 for r in range(0, t.shape[-2], m.box[1]):
-                    dst = b.v(b.add(stage, panel * t.panel_bytes + r * SWIZZLE_BYTES))
+                    dst = b.v(b.add(stage, panel * t.panel_bytes + r * t.swizzle))
                     y = b.v(b.add(row0, r))
                     b.emit(nvvm.CpAsyncBulkTensor2dOp(dst, tmap, x, y, full))
 
