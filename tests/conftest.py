@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from xdsl.context import Context
@@ -11,6 +12,11 @@ from xdsl.dialects.func import FuncOp
 from xdsl.parser import Parser
 
 from mirage.tools.registry import make_context
+
+if TYPE_CHECKING:
+    from mirage.dialects.hardware import Target
+    from mirage.dialects.ugraph.graph import Op
+    from mirage.lowering.optimize.plan import Plan
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -31,6 +37,32 @@ def get_func(module: ModuleOp, name: str) -> FuncOp:
         if isinstance(op, FuncOp) and op.sym_name.data == name:
             return op
     raise KeyError(name)
+
+
+def plan_op(op: Op, target: Target, **options: Any) -> Plan:
+    """The plan of graph op `op` (`options`: the planner's keyword arguments: stages,
+    loads, matmuls)."""
+    from mirage.lowering.optimize.plan import plan_graph_op
+
+    assert op.body is not None
+    return plan_graph_op(
+        op.body,
+        op.ints_attr("grid"),
+        op.ints_attr("block"),
+        op.int_attr("forloop_range"),
+        target,
+        **options,
+    )
+
+
+def plan_function(
+    path: Path, func: str, target: Target, *, kernel: int = -1, **options: Any
+) -> Plan:
+    """The plan of graph op `kernel` of function `func` in `path`."""
+    from mirage.dialects.ugraph.from_ir import graph_from_func
+
+    graph = graph_from_func(get_func(parse_module(path.read_text()), func))
+    return plan_op([o for o in graph.ops if o.kind == "graph"][kernel], target, **options)
 
 
 def _has_gpu() -> bool:

@@ -17,7 +17,7 @@ from mirage.lowering.optimize.plan import (
     online_direct,
     plan_graph_op,
 )
-from tests.conftest import FIXTURES, get_func, parse_module
+from tests.conftest import FIXTURES, get_func, parse_module, plan_op
 
 DATA = Path(__file__).parent / "data"
 
@@ -28,16 +28,7 @@ def _graph_ops(path: Path, func: str) -> list[Op]:
 
 
 def _plan(op: Op, arch: str = "sm_90a", stages: int | None = None, matmuls: str = "auto") -> Plan:
-    assert op.body is not None
-    return plan_graph_op(
-        op.body,
-        op.ints_attr("grid"),
-        op.ints_attr("block"),
-        op.int_attr("forloop_range"),
-        target_for(arch),
-        stages,
-        matmuls=matmuls,
-    )
+    return plan_op(op, target_for(arch), stages=stages, matmuls=matmuls)
 
 
 def _value_kind(body: Graph, v: int) -> str:

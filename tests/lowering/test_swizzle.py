@@ -10,12 +10,11 @@ import pytest
 from xdsl.ir import Block
 
 from mirage.dialects.hardware import target_for
-from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.lowering.optimize.layout import Tile, row_pitch
-from mirage.lowering.optimize.plan import Plan, plan_graph_op
+from mirage.lowering.optimize.plan import Plan
 from mirage.lowering.to_llvm.llvm_builder import Builder
 from mirage.lowering.to_llvm.tile_loads import swizzled_offset
-from tests.conftest import get_func, parse_module
+from tests.conftest import plan_function
 
 DATA = Path(__file__).parent / "data"
 
@@ -110,17 +109,8 @@ def test_padded_short_rows_split_the_copies_wavefronts(inner: int) -> None:
 
 
 def _plan(func: str, arch: str, loads: str | None = None) -> Plan:
-    f = get_func(parse_module((DATA / "direct_outputs.mlir").read_text()), func)
-    op = graph_from_func(f).ops[-1]
-    assert op.kind == "graph" and op.body is not None
-    return plan_graph_op(
-        op.body,
-        op.ints_attr("grid"),
-        op.ints_attr("block"),
-        op.int_attr("forloop_range"),
-        target_for(arch),
-        loads=loads,
-        matmuls="mma-sync",
+    return plan_function(
+        DATA / "direct_outputs.mlir", func, target_for(arch), loads=loads, matmuls="mma-sync"
     )
 
 

@@ -17,7 +17,7 @@ from mirage.dialects.ugraph.from_ir import graph_from_func
 from mirage.lowering.optimize import load_plan
 from mirage.lowering.optimize.layout import Tile
 from mirage.lowering.optimize.load_plan import PRODUCER_THREADS, box_rows, stage_bytes
-from mirage.lowering.optimize.plan import Plan, plan_graph_op
+from mirage.lowering.optimize.plan import Plan
 from mirage.lowering.ptx.compile import compile_function
 from mirage.lowering.runtime import driver, loader, tensor_maps
 from mirage.lowering.runtime.errors import ArgumentError
@@ -27,7 +27,7 @@ from mirage.lowering.runtime.program import (
     ProgramError,
     TensorMapSpec,
 )
-from tests.conftest import FIXTURES, get_func, parse_module
+from tests.conftest import FIXTURES, get_func, parse_module, plan_function
 
 DATA = Path(__file__).parent / "data"
 TMA = DATA / "tma.mlir"
@@ -35,17 +35,7 @@ FOUND = Path(__file__).parents[2] / "benchmarks" / "found"
 
 
 def _plan(path: Path, func: str, loads: str, target: Any = SM_90A) -> Plan:
-    f = get_func(parse_module(path.read_text()), func)
-    graph_op = graph_from_func(f).ops[-1]
-    assert graph_op.kind == "graph" and graph_op.body is not None
-    return plan_graph_op(
-        graph_op.body,
-        graph_op.ints_attr("grid"),
-        graph_op.ints_attr("block"),
-        graph_op.int_attr("forloop_range"),
-        target,
-        loads=loads,
-    )
+    return plan_function(path, func, target, loads=loads)
 
 
 # --- the planner -----------------------------------------------------------------------

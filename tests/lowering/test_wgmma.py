@@ -42,7 +42,7 @@ from mirage.lowering.runtime.ptxas import find_ptxas, resource_report
 from mirage.lowering.to_llvm.llvm_builder import Builder
 from mirage.lowering.to_llvm.tile_loads import swizzled_offset
 from mirage.lowering.to_llvm.wgmma import descriptor_words
-from tests.conftest import get_func, parse_module
+from tests.conftest import get_func, parse_module, plan_function
 
 DATA = Path(__file__).parent / "data"
 WGMMA = DATA / "wgmma.mlir"
@@ -58,18 +58,7 @@ def _plan(
     loads: str = "cp-async",
     kernel: int = -1,
 ) -> Plan:
-    f = get_func(parse_module(path.read_text()), func)
-    graph_op = [op for op in graph_from_func(f).ops if op.kind == "graph"][kernel]
-    assert graph_op.kind == "graph" and graph_op.body is not None
-    return plan_graph_op(
-        graph_op.body,
-        graph_op.ints_attr("grid"),
-        graph_op.ints_attr("block"),
-        graph_op.int_attr("forloop_range"),
-        target,
-        loads=loads,
-        matmuls=matmuls,
-    )
+    return plan_function(path, func, target, kernel=kernel, loads=loads, matmuls=matmuls)
 
 
 # --- descriptors ---------------------------------------------------------------------------
