@@ -323,7 +323,18 @@ def graph_op_cost(
     # the tasks after their loop of one iteration: 5.12 and 5.59 µs, one NVIDIA H100)
     outside = lowered.barriers_outside if lowered is not None else 0
     serial = waves * (loops * per_iteration + outside * ITERATION_SECONDS)
-    busy = wave_penalty * max(dram / bandwidth / fit.dram_efficiency, on_chip / EFFICIENCY)
+    memory = dram / bandwidth / fit.dram_efficiency
+    compute = on_chip / EFFICIENCY
+    if loops == 1 and min(per_sm, -(-blocks // active_sms)) == 1:
+        # one pass, one block an SM at a time: every copy lands before the block's work
+        # starts and no other block's work fills the wait, so the two add up. Timed
+        # one-pass tilings ran far above their max-priced estimate (rmsnorm_linear b1 in
+        # 256 blocks: 27.6 µs against 17.0, the loop tilings' best 16.5; calibration
+        # 2026-11-29_a, one NVIDIA H200); over the 717 timed tilings of benchmarks/data the
+        # model's pick goes from 1.186x to 1.171x the best measured (geometric mean)
+        busy = wave_penalty * (memory + compute)
+    else:
+        busy = wave_penalty * max(memory, compute)
     if pulled:  # no launch; its loads are the peers' tiles, after a cluster barrier
         seconds = waves * CLUSTER_HANDOVER_SECONDS + busy + serial
     else:

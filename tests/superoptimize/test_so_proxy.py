@@ -64,9 +64,16 @@ def test_a_large_program_is_searched_at_its_small_member_and_verified_at_its_own
     (best,) = result.ranked  # type: ignore[attr-defined]
     assert best.graph.args == program.args
     assert len(best.graph.ops) == 1 and best.graph.ops[0].kind == "graph"
-    # what the search at the program's own shapes finds too
+    # about what the search at the program's own shapes finds: the small member's rows fit
+    # one pass, so forms that only a loop has (the norm's statistics accumulated over it,
+    # accum_rms_last) are not met there, and its structure is carried back as it is
     _, own = _search(proxy_elements=0)
-    assert [r.graph for r in own.ranked][:1] == [best.graph]  # type: ignore[attr-defined]
+    (mine,) = own.ranked  # type: ignore[attr-defined]
+    assert len(mine.graph.ops) == 1 and mine.graph.ops[0].kind == "graph"
+    assert best.graph.ops[0].int_attr("forloop_range") == mine.graph.ops[0].int_attr(
+        "forloop_range"
+    )
+    assert best.seconds <= 1.05 * mine.seconds
     # verified at the program's own shapes, by the search and again here
     assert "equivalent" in best.verdict
     assert Verifier(program).verify(best.graph).equivalent
