@@ -44,6 +44,16 @@ def row_pitch(inner: int, dtype: str, *, ldmatrix: bool) -> int:
     return inner
 
 
+def short_row_swizzle(shape: tuple[int, ...], dtype: str) -> int:
+    """The swizzle that replaces the padding of an ldmatrix tile of this shape: its row
+    width where rows are 32 or 64 bytes and fill whole atoms (no shared memory beyond the
+    atom alignment), else 0."""
+    row_bytes = shape[-1] * DTYPE_BYTES[dtype]
+    if len(shape) < 2 or row_bytes not in SWIZZLES[:-1]:
+        return 0
+    return row_bytes if (math.prod(shape[:-1]) * row_bytes) % SWIZZLE_ATOM == 0 else 0
+
+
 @dataclass
 class Tile:
     """Where a block-level value lives in shared memory."""
@@ -82,6 +92,13 @@ class Tile:
                 strides[d] = outer
                 outer *= self.shape[d]
         self.strides = tuple(strides)
+
+    def set_swizzle(self, width: int) -> None:
+        """Lay the tile out in swizzled panels of rows of `width` bytes (one of `SWIZZLES`);
+        the pitch becomes a panel row's, which readers' alignments and vector widths see."""
+        self.swizzle = width
+        self.pitch = self.panel_elems
+        self.__post_init__()
 
     @property
     def storage_shape(self) -> tuple[int, ...]:

@@ -70,10 +70,6 @@ class TensorMapPlan:
     dtype: str
     swizzle: int = SWIZZLE_BYTES
 
-    @property
-    def box_bytes(self) -> int:
-        return SWIZZLE_BYTES * self.box[1]
-
 
 def box_rows(rows: int) -> int | None:
     """Rows of each box of a tile of `rows` rows: all of them up to `MAX_BOX`, else equal
@@ -154,11 +150,7 @@ def swizzle_streamed(loads: str, streamed: list[int], tiles: dict[int, Tile]) ->
     if loads != TMA:
         return
     for v in streamed:
-        t = tiles[v]
-        t.swizzle = SWIZZLE_BYTES
-        # the pitch of a panel row: what the readers' alignment and vector widths see
-        t.pitch = t.panel_elems
-        t.__post_init__()
+        tiles[v].set_swizzle(SWIZZLE_BYTES)
 
 
 def mbarrier_bytes(loads: str, stages: int) -> int:

@@ -47,12 +47,11 @@ from mirage.dialects.ugraph.graph import Graph, Op
 from mirage.lowering.optimize import load_plan, matmul_plan
 from mirage.lowering.optimize.layout import (
     ALIGN,
-    SWIZZLE_ATOM,
     SWIZZLE_BYTES,
-    SWIZZLES,
     Tile,
     align_up,
     row_pitch,
+    short_row_swizzle,
 )
 
 ELEMENTWISE_CLASS = FUSED
@@ -906,10 +905,7 @@ class Planner:
                 if a_in_tile and matmul_plan.wgmma_a_descriptor(mm.m, mm.k, mm.ab_type):
                     swizzled.append(mm.a)
                 for v in swizzled:
-                    t = p.tiles[v]
-                    t.swizzle = SWIZZLE_BYTES
-                    t.pitch = t.panel_elems
-                    t.__post_init__()
+                    p.tiles[v].set_swizzle(SWIZZLE_BYTES)
         self._transpose_viewed_operands()
         self._swizzle_short_rows()
         in_registers = {mm.target for mm in p.matmuls.values() if mm.chain_prev >= 0}
@@ -961,19 +957,13 @@ class Planner:
         width instead of padded: at an odd pitch, the 16-byte stores that fill it meet in
         one bank group twice per 8 threads (see layout). Only whole swizzle atoms of rows,
         so that the layout costs no shared memory beyond the atom alignment."""
-        p = self.plan
         for v in sorted(self.ldmatrix_values):
-            t = p.tiles.get(v)
-            if t is None or t.swizzle or t.transposed or len(t.shape) < 2:
+            t = self.plan.tiles.get(v)
+            if t is None or t.swizzle or t.transposed:
                 continue
-            row_bytes = t.shape[-1] * t.esize
-            if row_bytes not in SWIZZLES or row_bytes == SWIZZLE_BYTES:
-                continue
-            if (t.rows * row_bytes) % SWIZZLE_ATOM:
-                continue
-            t.swizzle = row_bytes
-            t.pitch = t.panel_elems
-            t.__post_init__()
+            width = short_row_swizzle(t.shape, t.dtype)
+            if width:
+                t.set_swizzle(width)
 
     def _wgmma_parts(self, mm: MatmulPlan) -> None:
         """Warpgroups over (batch, m64 tiles, n); an accumulator kept across the loop must

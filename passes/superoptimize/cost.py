@@ -296,7 +296,8 @@ def graph_op_cost(
 
     # Few warps on an SM cannot hide the latency of tensor-core, CUDA-core and shared-memory
     # work: each SM's share of these throughputs shrinks below SATURATING_WARPS.
-    warps_per_sm = min(per_sm, -(-blocks // active_sms)) * max(1, threads // 32)
+    concurrent = min(per_sm, -(-blocks // active_sms))  # blocks an SM runs at once
+    warps_per_sm = concurrent * max(1, threads // 32)
     starved = max(1.0, SATURATING_WARPS / warps_per_sm) ** STARVED_EXPONENT
     fit = LOAD_FITS.get(lowered.loads, DEFAULT_LOAD_FIT) if lowered else DEFAULT_LOAD_FIT
     copy_starved = starved if fit.copies_starve else 1.0
@@ -325,7 +326,7 @@ def graph_op_cost(
     serial = waves * (loops * per_iteration + outside * ITERATION_SECONDS)
     memory = dram / bandwidth / fit.dram_efficiency
     compute = on_chip / EFFICIENCY
-    if loops == 1 and min(per_sm, -(-blocks // active_sms)) == 1:
+    if loops == 1 and concurrent == 1:
         # one pass, one block an SM at a time: every copy lands before the block's work
         # starts and no other block's work fills the wait, so the two add up. Timed
         # one-pass tilings ran far above their max-priced estimate (rmsnorm_linear b1 in
