@@ -124,6 +124,12 @@ def rescale_layout(
     return inner_dims, passes, math.ceil(inner / group)
 
 
+def scratch_set_bytes(threads: int) -> int:
+    """One f32 partial per warp: a reduction pass across warps publishes its warps'
+    partials in one such set of `Plan.scratch`."""
+    return 4 * (threads // 32)
+
+
 def wide_group(threads: int, outputs: int, per_output: int) -> int:
     """Lanes per output for a reduction with fewer outputs than warps over long rows: the
     group spans several warps, which combine through shared memory (`Plan.scratch`), so
@@ -259,8 +265,8 @@ class Plan:
     loads: str = load_plan.CP_ASYNC
     """How pipelined tiles arrive (`mirage.lowering.optimize.load_plan`)."""
     scratch: int = -1
-    """Shared-memory offset of one f32 per warp for reductions across warps
-    (`wide_group`), or -1 where no reduction needs them."""
+    """Shared-memory offset of two sets of one f32 per warp (`scratch_set_bytes`), which
+    reductions across warps (`wide_group`) take in turn, or -1 where none needs them."""
     mbarriers: int = 0
     """Shared-memory offset of the stages' mbarriers (`load_plan.mbarrier_bytes`)."""
     register_rows: set[int] = field(default_factory=lambda: set())
@@ -1320,7 +1326,8 @@ class Planner:
             wanted = max(wanted, 2)
             candidates = [s for s in candidates if s <= 3] or candidates
         budget = limit // wanted
-        scratch = align_up(4 * (p.threads // 32)) if _wide_reductions(p.graph, p.threads) else 0
+        wide = _wide_reductions(p.graph, p.threads)
+        scratch = align_up(2 * scratch_set_bytes(p.threads)) if wide else 0
         slack = load_plan.alignment_slack(p.tiles)
         fitting = [
             s

@@ -47,6 +47,7 @@ from mirage.lowering.optimize.plan import (
     dependent_launch,
     group_layout,
     rescale_layout,
+    scratch_set_bytes,
     wide_group,
 )
 from mirage.lowering.to_llvm import fma, mma_sync, tile_loads, wgmma
@@ -185,6 +186,10 @@ class KernelEmitter:
         self._slots()
 
     def _slots(self) -> None:
+        self.scratch_turn: SSAValue | None = None
+        if self.plan.scratch >= 0:
+            self.scratch_turn = self.b.alloca(i32)
+            self.b.store(self.b.const(0), self.scratch_turn, 4)
         self.acc_slots: dict[int, SSAValue] = {}
         self.rowsum_slots: dict[int, SSAValue] = {}
         self.rowmax_slots: dict[int, SSAValue] = {}
@@ -743,6 +748,20 @@ class KernelEmitter:
             return 0
         return wide_group(self.plan.threads, outputs, per_output)
 
+    def _scratch_set(self) -> Int:
+        """Byte offset of the set of per-warp partials that this reduction pass writes.
+        Passes take the plan's two sets in turn (a count kept in a register, so that the
+        same code run again by a loop still alternates): a pass's writes then never meet
+        the reads of the pass before it, and the barrier that publishes the pass in
+        between has waited for every reader of the one before that. So no barrier frees
+        the scratch after its reads."""
+        b = self.b
+        if self.scratch_turn is None:
+            raise AssertionError("a reduction across warps in a plan without scratch")
+        turn = b.load(i32, self.scratch_turn, 4)
+        b.store(b.v(b.xor(turn, 1)), self.scratch_turn, 4)
+        return b.add(self.plan.scratch, b.mul(turn, scratch_set_bytes(self.plan.threads)))
+
     def _groups(self, outputs: int, per_output: int) -> tuple[int, int, int]:
         """(lanes per output, outputs per pass, passes) for a group reduction."""
         return group_layout(self.plan.threads, outputs, per_output)
@@ -825,18 +844,16 @@ class KernelEmitter:
                 off //= 2
             if group > 32:
                 # each warp's total to shared memory; the group's warps, summed by all
+                scratch = self._scratch_set()
                 with b.if_(b.icmp("eq", self.lane, 0)):
-                    b.store(total, self.smem_ptr(b.add(self.plan.scratch, b.mul(self.warp, 4))), 4)
+                    b.store(total, self.smem_ptr(b.add(scratch, b.mul(self.warp, 4))), 4)
                 b.barrier()
                 first = b.mul(b.udiv(self.tid, group), group // 32)
                 parts = [
-                    b.load(
-                        f32, self.smem_ptr(b.add(self.plan.scratch, b.mul(b.add(first, w), 4))), 4
-                    )
+                    b.load(f32, self.smem_ptr(b.add(scratch, b.mul(b.add(first, w), 4))), 4)
                     for w in range(group // 32)
                 ]
                 total = tree(parts, combine)
-                b.barrier()  # the scratch is free again for the next reduction
             cond = valid if everyone else b.and1(valid, b.icmp("eq", lane, 0))
             with b.if_(cond):
                 finish(oc, total)

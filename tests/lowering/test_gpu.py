@@ -36,6 +36,7 @@ CASES = [
     (DATA / "ops.mlir", "layout", 1.0),
     (DATA / "wide_rows.mlir", "norm_chain", 1.0),
     (DATA / "wide_rows.mlir", "row_max_sum", 1.0),
+    (DATA / "wide_rows.mlir", "looped_row_sums", 1.0),
     (DATA / "invariant.mlir", "norm_then_matmul", 1.0),
     (DATA / "norms.mlir", "affine_norm", 1.0),
     (DATA / "norms.mlir", "looped_norm", 1.0),

@@ -16,6 +16,7 @@ from mirage.lowering.optimize.plan import (
     live_ranges,
     online_direct,
     plan_graph_op,
+    scratch_set_bytes,
 )
 from tests.conftest import FIXTURES, get_func, parse_module, plan_op
 
@@ -133,12 +134,13 @@ def test_tensors_over_two_gib_are_refused() -> None:
         _plan(op)
 
 
-@pytest.mark.parametrize("func", ["norm_chain", "row_max_sum"])
-def test_reductions_across_warps_get_a_scratch_per_warp(func: str) -> None:
+@pytest.mark.parametrize("func", ["norm_chain", "row_max_sum", "looped_row_sums"])
+def test_reductions_across_warps_get_two_scratch_sets_of_one_f32_a_warp(func: str) -> None:
     (op,) = _graph_ops(DATA / "wide_rows.mlir", func)
     plan = _plan(op)
     assert plan.scratch >= 0 and plan.scratch % 16 == 0
-    assert plan.scratch + 4 * (plan.threads // 32) <= plan.smem_bytes
+    assert scratch_set_bytes(plan.threads) == 4 * (plan.threads // 32)
+    assert plan.scratch + 2 * scratch_set_bytes(plan.threads) <= plan.smem_bytes
     for tile in plan.tiles.values():
         assert tile.offset + tile.total_bytes <= plan.scratch
 

@@ -11,14 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from mirage.dialects.hardware import target_for
 from mirage.dialects.opkinds import ELEMENTWISE_KINDS
 from mirage.lowering.optimize import plan as plan_module
 from mirage.lowering.optimize.matmul_plan import MMA_SYNC_CHAINS, mma_sync_k_chains
+from mirage.lowering.optimize.plan import scratch_set_bytes
 from mirage.lowering.ptx.compile import compile_function
 from mirage.lowering.runtime.program import CompiledProgram
 from mirage.lowering.runtime.ptxas import find_ptxas, resource_report
 from mirage.lowering.to_llvm.scalar import SCALAR_OPS
-from tests.conftest import FIXTURES, get_func, parse_module
+from tests.conftest import FIXTURES, get_func, parse_module, plan_function
 
 DATA = Path(__file__).parent / "data"
 needs_ptxas = pytest.mark.skipif(
@@ -59,6 +61,41 @@ def test_reductions_across_warps_assemble(func: str, arch: str) -> None:
     # totals go through shared memory between two barriers
     assert program.ptx.count("bar.sync") >= 2
     assert "st.shared.b32" in program.ptx
+
+
+@needs_ptxas
+@pytest.mark.parametrize(
+    ("func", "arch", "barriers"),
+    [
+        # the copies' wait, each rms_norm's partials published, the two phases after them:
+        # 7 where each reduction also waited for its scratch to be read before going on
+        ("norm_chain", "sm_90a", 5),
+        ("norm_chain", "sm_80", 5),
+        # the copies' wait, the max's and the sum's partials, the phase after them: 6 so
+        ("row_max_sum", "sm_80", 4),
+    ],
+)
+def test_a_reduction_across_warps_waits_at_one_barrier(func: str, arch: str, barriers: int) -> None:
+    # its partials alternate between two scratch sets: the next reduction writes the other
+    program = _compile(DATA / "wide_rows.mlir", func, arch)
+    _assembles(program)
+    assert program.ptx.count("bar.sync") == barriers
+
+
+@needs_ptxas
+def test_a_looped_reduction_alternates_its_scratch_sets() -> None:
+    # one reduction met again in each of the loop's 4 steps: its warps' partials go to
+    # the one set, then the other, so that no barrier need wait for the last step's reads
+    program = _compile(DATA / "wide_rows.mlir", "looped_row_sums", "sm_80")
+    _assembles(program)
+    plan = plan_function(DATA / "wide_rows.mlir", "looped_row_sums", target_for("sm_80"))
+    first, second = plan.scratch, plan.scratch + scratch_set_bytes(plan.threads)
+    stored = [
+        int(offset)
+        for offset in re.findall(r"st\.shared\.b32\s+\[%r\d+\+(\d+)\]", program.ptx)
+        if first <= int(offset) < second + scratch_set_bytes(plan.threads)
+    ]
+    assert stored == [first, second, first, second]
 
 
 @needs_ptxas

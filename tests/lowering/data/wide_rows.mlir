@@ -42,3 +42,20 @@ func.func @row_max_sum(%x: tensor<8x1024xf32>) -> (tensor<8x1xf32>, tensor<8x1xf
   }
   func.return %mx, %sm : tensor<8x1xf32>, tensor<8x1xf32>
 }
+
+// one row sum across 8 warps, run again in each of 4 loop steps: the same reduction code
+// meets itself, so its two scratch sets must alternate at run time, not by emission order
+func.func @looped_row_sums(%x: tensor<4x4096xf32>) -> tensor<4x1xf32> {
+  %y = kernel.graph(%x) grid [4, 1, 1] block [256, 1, 1] forloop 4 : (tensor<4x4096xf32>) -> tensor<4x1xf32> {
+  ^bb0(%gx: tensor<4x4096xf32>):
+    %r = block.for_loop : tensor<1x1xf32> {
+      %t = block.input %gx imap [0, -1, -1] forloop_dim 1 : tensor<4x4096xf32> -> tensor<1x1024xf32>
+      %s = block.reduce_sum %t dim 1 : tensor<1x1024xf32> -> tensor<1x1xf32>
+      %acc = block.accum_sum %s : tensor<1x1xf32> -> tensor<1x1xf32>
+      block.yield %acc : tensor<1x1xf32>
+    }
+    %out = block.output %r omap [0, -1, -1] : tensor<1x1xf32> -> tensor<4x1xf32>
+    block.return %out : tensor<4x1xf32>
+  }
+  func.return %y : tensor<4x1xf32>
+}
