@@ -49,7 +49,7 @@ def short_row_swizzle(shape: tuple[int, ...], dtype: str) -> int:
     width where rows are 32 or 64 bytes and fill whole atoms (no shared memory beyond the
     atom alignment), else 0."""
     row_bytes = shape[-1] * DTYPE_BYTES[dtype]
-    if len(shape) < 2 or row_bytes not in SWIZZLES[:-1]:
+    if len(shape) < 2 or row_bytes not in SWIZZLES or row_bytes == SWIZZLE_BYTES:
         return 0
     return row_bytes if (math.prod(shape[:-1]) * row_bytes) % SWIZZLE_ATOM == 0 else 0
 

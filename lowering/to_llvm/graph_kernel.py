@@ -756,8 +756,7 @@ class KernelEmitter:
         between has waited for every reader of the one before that. So no barrier frees
         the scratch after its reads."""
         b = self.b
-        if self.scratch_turn is None:
-            raise AssertionError("a reduction across warps in a plan without scratch")
+        assert self.scratch_turn is not None, "a reduction across warps needs the scratch"
         turn = b.load(i32, self.scratch_turn, 4)
         b.store(b.v(b.xor(turn, 1)), self.scratch_turn, 4)
         return b.add(self.plan.scratch, b.mul(turn, scratch_set_bytes(self.plan.threads)))
